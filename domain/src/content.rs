@@ -1,0 +1,366 @@
+//! The validated content export: per market, the layout slots (navigation, footer, header
+//! settings, benefit bar, countdown, locale image), the home page and the content pages by slug.
+//! Blocks stay as JSON here; their typed rendering belongs to the content-blocks work.
+
+use crate::error::{LoadError, LoadErrors};
+use crate::market::{MARKETS, Market};
+use crate::url::decode_quotes;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+
+/// Slot delivery keys (after the market prefix) that the page shell reads.
+pub const SLOTS: [&str; 7] = [
+    "desktop-navigation",
+    "mobile-navigation",
+    "app-header",
+    "footer",
+    "locale-selector-image",
+    "benefit-bar",
+    "countdown-timer",
+];
+pub const CONTENT_PAGE_SCHEMA: &str = "content-page";
+pub const HOME_KEY: &str = "home";
+
+/// One raw content item with its file, for error messages.
+pub struct ContentSource {
+    pub file: String,
+    pub item: Value,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ContentItem {
+    pub delivery_id: String,
+    pub delivery_key: String,
+    /// Last path segment of `_meta.schema`.
+    pub schema_type: String,
+    pub body: Value,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Block {
+    pub schema_type: String,
+    pub fields: Value,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OpenGraph {
+    pub title: String,
+    pub description: String,
+    pub image_url: Option<String>,
+    pub image_alt: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ContentPage {
+    /// Path below the market prefix without slashes at the ends: `about-us`, `help/faqs`; empty for home.
+    pub slug: String,
+    pub delivery_id: String,
+    pub title: String,
+    /// With encoded apostrophes and quotes decoded.
+    pub description: String,
+    pub opengraph: OpenGraph,
+    pub blocks: Vec<Block>,
+    pub stickers: Value,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct MarketContent {
+    pub slots: BTreeMap<String, ContentItem>,
+    pub home: Option<ContentPage>,
+    pub pages: Vec<ContentPage>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Content {
+    /// In `MARKETS` order.
+    pub markets: [MarketContent; 3],
+}
+
+impl Content {
+    pub fn market(&self, market: &Market) -> &MarketContent {
+        &self.markets[market.index()]
+    }
+
+    pub fn from_sources(sources: Vec<ContentSource>) -> Result<Content, LoadErrors> {
+        let mut errors = LoadErrors::default();
+        let mut content = Content::default();
+        let mut ids: HashMap<String, String> = HashMap::new();
+        let mut keys: HashMap<String, String> = HashMap::new();
+        for source in sources {
+            let Some(item) = parse_item(&source, &mut errors) else {
+                continue;
+            };
+            let label = format!("content item {}", item.delivery_id);
+            if let Some(first) = ids.insert(item.delivery_id.clone(), source.file.clone()) {
+                errors.push(LoadError::new(
+                    &source.file,
+                    &label,
+                    "_meta.deliveryId",
+                    format!("duplicate deliveryId (also in {first})"),
+                ));
+                continue;
+            }
+            if let Some(first) = keys.insert(item.delivery_key.clone(), item.delivery_id.clone()) {
+                errors.push(LoadError::new(
+                    &source.file,
+                    &label,
+                    "_meta.deliveryKey",
+                    format!(
+                        "{:?} is also the key of content item {first}",
+                        item.delivery_key
+                    ),
+                ));
+                continue;
+            }
+            let Some((market, key)) = split_key(&item.delivery_key) else {
+                errors.push(LoadError::new(
+                    &source.file,
+                    &label,
+                    "_meta.deliveryKey",
+                    format!(
+                        "{:?} does not start with a market prefix (uk/, us/ or eu/)",
+                        item.delivery_key
+                    ),
+                ));
+                continue;
+            };
+            let target = &mut content.markets[market.index()];
+            if SLOTS.contains(&key) {
+                if item.schema_type != key {
+                    errors.push(LoadError::new(
+                        &source.file,
+                        &label,
+                        "_meta.schema",
+                        format!(
+                            "the {key} slot needs schema type {key}, not {}",
+                            item.schema_type
+                        ),
+                    ));
+                    continue;
+                }
+                target.slots.insert(key.to_string(), item);
+            } else if item.schema_type == CONTENT_PAGE_SCHEMA {
+                let slug = if key == HOME_KEY {
+                    String::new()
+                } else {
+                    key.to_string()
+                };
+                if let Some(page) = parse_page(&source.file, &label, slug, &item, &mut errors) {
+                    if key == HOME_KEY {
+                        target.home = Some(page);
+                    } else {
+                        target.pages.push(page);
+                    }
+                }
+            }
+            // Items of other schemas (reusable blocks referenced elsewhere) are not pages or slots.
+        }
+        for m in &mut content.markets {
+            m.pages.sort_by(|a, b| a.slug.cmp(&b.slug));
+        }
+        errors.into_result(content)
+    }
+}
+
+fn split_key(key: &str) -> Option<(Market, &str)> {
+    MARKETS.iter().find_map(|m| {
+        key.strip_prefix(m.content_prefix)
+            .filter(|rest| !rest.is_empty())
+            .map(|rest| (*m, rest))
+    })
+}
+
+/// Last path segment of a schema URI: `https://schema.example/hero-banner` → `hero-banner`.
+pub fn schema_type(schema: &str) -> String {
+    schema
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(schema)
+        .trim_end_matches(".json")
+        .to_string()
+}
+
+fn parse_item(source: &ContentSource, errors: &mut LoadErrors) -> Option<ContentItem> {
+    let meta = source.item.get("_meta");
+    let id = meta
+        .and_then(|m| m.get("deliveryId"))
+        .and_then(Value::as_str);
+    let label = match id {
+        Some(id) => format!("content item {id}"),
+        None => "content item (no deliveryId)".to_string(),
+    };
+    let Some(meta) = meta.filter(|m| m.is_object()) else {
+        errors.push(LoadError::new(&source.file, label, "_meta", "missing"));
+        return None;
+    };
+    let mut field = |name: &str| match meta.get(name).and_then(Value::as_str) {
+        Some(v) if !v.trim().is_empty() => Some(v.to_string()),
+        _ => {
+            errors.push(LoadError::new(
+                &source.file,
+                &label,
+                format!("_meta.{name}"),
+                "missing or not a string",
+            ));
+            None
+        }
+    };
+    let (delivery_id, delivery_key, schema) =
+        (field("deliveryId"), field("deliveryKey"), field("schema"));
+    Some(ContentItem {
+        delivery_id: delivery_id?,
+        delivery_key: delivery_key?,
+        schema_type: schema_type(&schema?),
+        body: source.item.clone(),
+    })
+}
+
+fn str_field<'a>(v: &'a Value, name: &str) -> Option<&'a str> {
+    v.get(name).and_then(Value::as_str)
+}
+
+fn parse_page(
+    file: &str,
+    label: &str,
+    slug: String,
+    item: &ContentItem,
+    errors: &mut LoadErrors,
+) -> Option<ContentPage> {
+    let body = &item.body;
+    let before = errors.len();
+    if !slug.is_empty()
+        && !slug.split('/').all(|s| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
+    {
+        errors.push(LoadError::new(
+            file,
+            label,
+            "_meta.deliveryKey",
+            format!("{slug:?} is not a valid page path (letters, digits, - and _ between slashes)"),
+        ));
+    }
+    let title = match str_field(body, "pageTitle") {
+        Some(t) if !t.trim().is_empty() => decode_quotes(t),
+        _ => {
+            errors.push(LoadError::new(
+                file,
+                label,
+                "pageTitle",
+                "missing or not a string",
+            ));
+            String::new()
+        }
+    };
+    let description = decode_quotes(str_field(body, "pageDescription").unwrap_or(""));
+    let blocks = match body.get("content") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                match b
+                    .get("_meta")
+                    .and_then(|m| m.get("schema"))
+                    .and_then(Value::as_str)
+                {
+                    Some(schema) => Some(Block {
+                        schema_type: schema_type(schema),
+                        fields: b.clone(),
+                    }),
+                    None => {
+                        errors.push(LoadError::new(
+                            file,
+                            label,
+                            format!("content[{i}]._meta.schema"),
+                            "missing: a block needs a schema",
+                        ));
+                        None
+                    }
+                }
+            })
+            .collect(),
+        Some(_) => {
+            errors.push(LoadError::new(
+                file,
+                label,
+                "content",
+                "must be a list of blocks",
+            ));
+            Vec::new()
+        }
+    };
+    let og = body.get("opengraph").cloned().unwrap_or(Value::Null);
+    let opengraph = OpenGraph {
+        title: str_field(&og, "title")
+            .map(decode_quotes)
+            .unwrap_or_else(|| title.clone()),
+        description: str_field(&og, "description")
+            .map(decode_quotes)
+            .unwrap_or_else(|| description.clone()),
+        image_url: og
+            .get("image")
+            .and_then(|i| str_field(i, "url"))
+            .map(str::to_string),
+        image_alt: og
+            .get("image")
+            .and_then(|i| str_field(i, "alt"))
+            .unwrap_or("")
+            .to_string(),
+    };
+    (errors.len() == before).then(|| ContentPage {
+        slug,
+        delivery_id: item.delivery_id.clone(),
+        title,
+        description,
+        opengraph,
+        blocks,
+        stickers: body.get("stickers").cloned().unwrap_or(Value::Null),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn src(v: Value) -> ContentSource {
+        ContentSource {
+            file: "content/uk.json".into(),
+            item: v,
+        }
+    }
+
+    #[test]
+    fn pages_and_slots_are_sorted_into_markets() {
+        let content = Content::from_sources(vec![
+            src(json!({"_meta": {"schema": "https://s/footer", "deliveryKey": "us/footer", "deliveryId": "a"}, "columns": []})),
+            src(json!({"_meta": {"schema": "https://s/content-page", "deliveryKey": "eu/help/faqs", "deliveryId": "b"}, "pageTitle": "FAQs", "pageDescription": "What&#39;s what"})),
+            src(json!({"_meta": {"schema": "https://s/content-page", "deliveryKey": "uk/home", "deliveryId": "c"}, "pageTitle": "Home"})),
+        ])
+        .unwrap();
+        assert!(content.markets[1].slots.contains_key("footer"));
+        assert_eq!(content.markets[2].pages[0].slug, "help/faqs");
+        assert_eq!(content.markets[2].pages[0].description, "What's what");
+        assert_eq!(content.markets[0].home.as_ref().unwrap().title, "Home");
+    }
+
+    #[test]
+    fn errors_name_the_item_and_field() {
+        let err = Content::from_sources(vec![
+            src(json!({"_meta": {"schema": "https://s/content-page", "deliveryKey": "fr/about", "deliveryId": "x1"}, "pageTitle": "A"})),
+            src(json!({"_meta": {"schema": "https://s/content-page", "deliveryKey": "uk/about", "deliveryId": "x2"}})),
+        ])
+        .unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("content/uk.json: content item x1: _meta.deliveryKey: \"fr/about\" does not start with a market prefix"), "{text}");
+        assert!(
+            text.contains("content item x2: pageTitle: missing"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,254 @@
+//! Raw export formats as they arrive on disk: the catalog export (shaped like the commerce
+//! platform's catalog API) and the content export (shaped like the content hub's delivery API).
+//! These types only describe shape; `catalog::Catalog::from_export` and `content::Content::from_export`
+//! validate them into the models the rest of the system uses. Unknown fields are ignored, as the
+//! real APIs return far more than the storefront reads.
+
+use serde::Deserialize;
+
+/// `{"data": [...]}` envelope used by every catalog API list response.
+#[derive(Debug, Deserialize)]
+pub struct DataList<T> {
+    pub data: Vec<T>,
+}
+
+/// `store.json`: settings that belong to the whole store.
+#[derive(Debug, Clone, Deserialize)]
+pub struct StoreSettings {
+    pub name: String,
+    /// Absolute origin used for canonical URLs, hreflang and sitemaps, without a trailing slash.
+    pub base_url: String,
+    /// Image shown when a colourway has no media (the spec's 1600x2133 fallback).
+    pub fallback_image: String,
+}
+
+/// `channels.json`: one commerce channel per market.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawChannel {
+    pub id: u64,
+    pub name: String,
+    pub currencies: RawChannelCurrencies,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawChannelCurrencies {
+    pub default_currency: String,
+    #[serde(default)]
+    pub enabled_currencies: Vec<String>,
+}
+
+/// `categories.json`: the category tree, flattened as the catalog API returns it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawCategory {
+    pub id: u64,
+    /// 0 for a top-level category.
+    pub parent_id: u64,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Storefront path of the listing, `/browse/womens/dresses/`.
+    pub url: String,
+    /// Ancestor ids from the root down, the category itself excluded. Checked against parent_id.
+    #[serde(default)]
+    pub path: Option<Vec<u64>>,
+    #[serde(default)]
+    pub sort_order: i64,
+    #[serde(default = "yes")]
+    pub is_visible: bool,
+}
+
+/// `collections.json`: merchandised product groups at `/browse/collection/{id}`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawCollection {
+    pub id: u64,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub product_ids: Vec<u64>,
+}
+
+/// `products.json`: products with variants, options, modifiers, images and custom fields included.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawProduct {
+    pub id: u64,
+    /// The first 6 characters are the style code.
+    pub sku: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Base price in the UK currency; other markets come from price lists.
+    pub price: f64,
+    #[serde(default)]
+    pub sale_price: Option<f64>,
+    #[serde(default)]
+    pub categories: Vec<u64>,
+    #[serde(default)]
+    pub is_price_hidden: bool,
+    #[serde(default = "yes")]
+    pub is_visible: bool,
+    /// none, product or variant.
+    pub inventory_tracking: String,
+    /// ISO 8601; orders the "newest" sort.
+    #[serde(default)]
+    pub date_created: String,
+    #[serde(default)]
+    pub sort_order: i64,
+    pub options: Vec<RawOption>,
+    #[serde(default)]
+    pub modifiers: Vec<RawModifier>,
+    pub variants: Vec<RawVariant>,
+    #[serde(default)]
+    pub images: Vec<RawImage>,
+    #[serde(default)]
+    pub custom_fields: Vec<RawCustomField>,
+    /// Comma-separated key:value pairs: `name:New In,textColour:#ffffff,backgroundColour:#000000`.
+    #[serde(default, rename = "productBadgeData")]
+    pub product_badge_data: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawOption {
+    pub id: u64,
+    /// Color, Size, Length (Design for gift cards).
+    pub display_name: String,
+    pub option_values: Vec<RawOptionValue>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawOptionValue {
+    pub id: u64,
+    pub label: String,
+    #[serde(default)]
+    pub is_default: bool,
+    #[serde(default)]
+    pub sort_order: i64,
+    /// Swatch colours for colour options: `{"colors": ["#1f2a44"]}`.
+    #[serde(default)]
+    pub value_data: Option<RawValueData>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawValueData {
+    #[serde(default)]
+    pub colors: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawModifier {
+    pub id: u64,
+    pub display_name: String,
+    /// text, date, checkbox, hidden …
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default)]
+    pub sort_order: i64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawVariant {
+    pub id: u64,
+    pub sku: String,
+    pub option_values: Vec<RawVariantOptionValue>,
+    /// Overrides the product price (UK currency) when present.
+    #[serde(default)]
+    pub price: Option<f64>,
+    #[serde(default)]
+    pub sale_price: Option<f64>,
+    #[serde(default)]
+    pub purchasing_disabled: bool,
+    #[serde(default)]
+    pub image_url: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawVariantOptionValue {
+    pub option_id: u64,
+    pub id: u64,
+    pub label: String,
+    pub option_display_name: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawImage {
+    pub id: u64,
+    pub url_standard: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub sort_order: i64,
+    #[serde(default)]
+    pub is_thumbnail: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawCustomField {
+    pub name: String,
+    pub value: String,
+}
+
+/// `price-lists.json`: price records per variant per currency (the catalog API's price-list records).
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawPriceRecord {
+    pub variant_id: u64,
+    pub currency: String,
+    pub price: f64,
+    #[serde(default)]
+    pub sale_price: Option<f64>,
+}
+
+/// `inventory.json`: inventory per variant per location (the inventory API's items-at-locations).
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawInventoryItem {
+    pub identity: RawInventoryIdentity,
+    #[serde(rename = "allLocationsTotalAvailableToSell", default)]
+    pub all_locations_total_available_to_sell: Option<i64>,
+    pub locations: Vec<RawInventoryLocation>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawInventoryIdentity {
+    pub sku: String,
+    pub variant_id: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawInventoryLocation {
+    pub location_id: u64,
+    #[serde(default = "yes")]
+    pub location_enabled: bool,
+    pub available_to_sell: i64,
+}
+
+/// `media.json`: media sets keyed `{style code}_{colour with underscores}`, as the media host
+/// names them; each has `items` in gallery order.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawMediaSet {
+    pub items: Vec<RawMediaItem>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RawMediaItem {
+    /// `img` or `video`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub src: String,
+    #[serde(default)]
+    pub alt: String,
+}
+
+/// One page of the content delivery API: `{"responses": [{"content": {...}}], "page": {...}}`.
+#[derive(Debug, Deserialize)]
+pub struct RawContentPage {
+    pub responses: Vec<RawContentResponse>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RawContentResponse {
+    pub content: serde_json::Value,
+}
+
+fn yes() -> bool {
+    true
+}

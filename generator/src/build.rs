@@ -1,0 +1,297 @@
+//! One build: load → plan → render → write, incremental against the previous build's manifest
+//! and published atomically.
+
+use crate::bundles::{BundleError, Bundles};
+use crate::context::Shared;
+use crate::load::{Inputs, load_export};
+use crate::output::{IoError, NewGeneration, OutputDirs, hex, io_err, new_manifest};
+use crate::plan::{Page, PlanInputs, plan};
+use crate::render::{TemplateError, Templates};
+use crate::seo;
+use crate::site::{Digest, SiteModel};
+use domain::error::LoadErrors;
+use domain::market::MARKETS;
+use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use walkdir::WalkDir;
+
+/// Bumped when the generator's output changes in a way templates and data do not show.
+const GENERATOR_VERSION: &str = "1";
+
+/// Identifies the generator code: its version plus the running executable's size and mtime, so a
+/// rebuilt binary (new rendering code) never reuses pages rendered by the old one.
+fn generator_identity() -> String {
+    let exe = std::env::current_exe().and_then(std::fs::metadata).ok();
+    let stamp = exe.map(|m| {
+        (
+            m.len(),
+            m.modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos())
+                .unwrap_or(0),
+        )
+    });
+    format!("{GENERATOR_VERSION}:{stamp:?}")
+}
+
+pub struct BuildOptions {
+    pub export_dir: PathBuf,
+    pub templates_dir: PathBuf,
+    /// Vite's output (`site-src/dist`).
+    pub bundles_dir: PathBuf,
+    pub public_dir: PathBuf,
+    pub cache_dir: PathBuf,
+    pub progress: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct BuildReport {
+    /// Output paths written (rendered or copied) in this build.
+    pub written: Vec<String>,
+    pub unchanged: usize,
+    pub deleted: Vec<String>,
+    pub pages: usize,
+    pub elapsed: Duration,
+    pub generation: Option<String>,
+}
+
+impl BuildReport {
+    pub fn summary(&self) -> String {
+        format!(
+            "{} pages: {} files written, {} unchanged, {} deleted in {:.2}s",
+            self.pages,
+            self.written.len(),
+            self.unchanged,
+            self.deleted.len(),
+            self.elapsed.as_secs_f64()
+        )
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("{0}")]
+    Load(LoadErrors),
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    #[error(transparent)]
+    Bundles(#[from] BundleError),
+    #[error("rendering {page}: {source}")]
+    Render {
+        page: String,
+        source: minijinja::Error,
+    },
+    #[error(transparent)]
+    Io(#[from] IoError),
+}
+
+enum Source<'a> {
+    Page(&'a Page),
+    Text(String),
+    Copy(PathBuf),
+}
+
+struct Planned<'a> {
+    path: String,
+    fingerprint: String,
+    source: Source<'a>,
+}
+
+fn text_output<'a>(path: String, text: String) -> Planned<'a> {
+    Planned {
+        fingerprint: blake3::hash(text.as_bytes()).to_hex().to_string(),
+        path,
+        source: Source::Text(text),
+    }
+}
+
+fn copied_outputs<'a>(dir: &Path, prefix: &str) -> Result<Vec<Planned<'a>>, IoError> {
+    let mut out = Vec::new();
+    for entry in WalkDir::new(dir).into_iter() {
+        let entry = entry.map_err(|e| IoError {
+            path: dir.display().to_string(),
+            action: "list",
+            source: e.into(),
+        })?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(dir)
+            .unwrap_or(entry.path())
+            .to_string_lossy()
+            .replace('\\', "/");
+        let bytes = std::fs::read(entry.path()).map_err(io_err(entry.path(), "read"))?;
+        out.push(Planned {
+            path: format!("{prefix}/{rel}"),
+            fingerprint: blake3::hash(&bytes).to_hex().to_string(),
+            source: Source::Copy(entry.path().to_path_buf()),
+        });
+    }
+    Ok(out)
+}
+
+/// Loads and validates inputs; nothing is written.
+pub fn load(opts: &BuildOptions) -> Result<(Inputs, Templates, Bundles), BuildError> {
+    let inputs = load_export(&opts.export_dir).map_err(BuildError::Load)?;
+    let templates = Templates::load(&opts.templates_dir)?;
+    let bundles = Bundles::load(&opts.bundles_dir)?;
+    Ok((inputs, templates, bundles))
+}
+
+pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
+    let started = Instant::now();
+    let (inputs, templates, bundles) = load(opts)?;
+    let mut report = build_loaded(opts, &inputs, &templates, &bundles)?;
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+/// Builds from already-loaded inputs (daemons keep them in memory between rebuilds).
+pub fn build_loaded(
+    opts: &BuildOptions,
+    inputs: &Inputs,
+    templates: &Templates,
+    bundles: &Bundles,
+) -> Result<BuildReport, BuildError> {
+    let started = Instant::now();
+    let catalog = &inputs.catalog;
+    let content = &inputs.content;
+    let site = SiteModel::new(catalog);
+    let global: [Digest; 3] = std::array::from_fn(|mi| {
+        let mut h = blake3::Hasher::new();
+        h.update(generator_identity().as_bytes());
+        h.update(&templates.digest);
+        h.update(&bundles.manifest_bytes);
+        h.update(&serde_json::to_vec(&catalog.store).unwrap_or_default());
+        h.update(&serde_json::to_vec(&content.markets[mi].slots).unwrap_or_default());
+        *h.finalize().as_bytes()
+    });
+    let pages = plan(&PlanInputs {
+        catalog,
+        content,
+        site: &site,
+        global,
+    })
+    .map_err(BuildError::Load)?;
+    let shared = Shared::new(catalog, content, &site, bundles);
+
+    let mut planned: Vec<Planned> = pages
+        .iter()
+        .map(|p| Planned {
+            path: p.file.clone(),
+            fingerprint: hex(&p.fingerprint),
+            source: Source::Page(p),
+        })
+        .collect();
+    let base = &catalog.store.base_url;
+    let mut per_market: [Vec<seo::SitemapEntry>; 3] = Default::default();
+    for p in pages.iter().filter(|p| p.kind.indexable()) {
+        per_market[p.market.index()].push(seo::sitemap_entry(base, p, shared.presence(p)));
+    }
+    for (name, xml) in seo::sitemaps(base, per_market) {
+        planned.push(text_output(name, xml));
+    }
+    planned.push(text_output("robots.txt".into(), seo::robots(base)));
+    planned.push(text_output(
+        "_redirects".into(),
+        crate::redirects::to_netlify(&crate::redirects::rules()),
+    ));
+    planned.extend(copied_outputs(&bundles.dist_dir.join("assets"), "assets")?);
+    if let Some(media) = &inputs.media_dir {
+        planned.extend(copied_outputs(media, "media")?);
+    }
+
+    let dirs = OutputDirs {
+        public: opts.public_dir.clone(),
+        cache: opts.cache_dir.clone(),
+    };
+    let previous = dirs.previous();
+    let old_files = previous.as_ref().map(|(m, _)| &m.files);
+    let unchanged = |p: &Planned| {
+        old_files
+            .and_then(|f| f.get(&p.path))
+            .is_some_and(|fp| *fp == p.fingerprint)
+    };
+    let new_files: BTreeMap<String, String> = planned
+        .iter()
+        .map(|p| (p.path.clone(), p.fingerprint.clone()))
+        .collect();
+    let deleted: Vec<String> = old_files
+        .map(|f| {
+            f.keys()
+                .filter(|k| !new_files.contains_key(*k))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    let changed_count = planned.iter().filter(|p| !unchanged(p)).count();
+    let mut report = BuildReport {
+        pages: pages.len(),
+        ..Default::default()
+    };
+    if previous.is_some() && changed_count == 0 && deleted.is_empty() {
+        report.unchanged = planned.len();
+        report.elapsed = started.elapsed();
+        return Ok(report);
+    }
+
+    let generation = NewGeneration::create(&dirs)?;
+    let live = previous.as_ref().map(|(_, live)| live.clone());
+    let bar = if opts.progress {
+        let bar = ProgressBar::new(planned.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} (eta {eta})")
+                .expect("valid template"),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let results: Result<Vec<Option<String>>, BuildError> = planned
+        .par_iter()
+        .progress_with(bar.clone())
+        .map(|p| {
+            if let (true, Some(live)) = (unchanged(p), &live) {
+                generation.link_from(&p.path, live)?;
+                return Ok(None);
+            }
+            match &p.source {
+                Source::Page(page) => {
+                    let html = templates
+                        .render_page(page.kind.template(), shared.context(page), bundles)
+                        .map_err(|source| BuildError::Render {
+                            page: page.url_path(),
+                            source,
+                        })?;
+                    generation.write(&p.path, html.as_bytes())?;
+                }
+                Source::Text(text) => generation.write(&p.path, text.as_bytes())?,
+                Source::Copy(src) => generation.copy_from(&p.path, src)?,
+            }
+            Ok(Some(p.path.clone()))
+        })
+        .collect();
+    bar.finish_and_clear();
+    let written: Vec<String> = results?.into_iter().flatten().collect();
+    let name = generation.name.clone();
+    generation.publish(&dirs, &new_manifest(&name, new_files))?;
+    let keep_previous = live
+        .as_ref()
+        .and_then(|l| l.file_name())
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    dirs.prune(&[name.as_str(), keep_previous.as_str()]);
+    report.unchanged = planned.len() - written.len();
+    report.written = written;
+    report.deleted = deleted;
+    report.generation = Some(name);
+    report.elapsed = started.elapsed();
+    let _ = MARKETS;
+    Ok(report)
+}

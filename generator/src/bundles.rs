@@ -1,0 +1,163 @@
+//! The island bundles built by Vite: reads `site-src/dist/.vite/manifest.json` to find the hashed
+//! entry script, its CSS, and the chunks each island needs, which pages preload.
+
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+pub const ENTRY: &str = "src/main.ts";
+
+#[derive(Debug, Deserialize)]
+struct ManifestChunk {
+    file: String,
+    #[serde(default)]
+    css: Vec<String>,
+    #[serde(default)]
+    imports: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Bundles {
+    /// Directory holding `assets/`, copied to `public/assets/`.
+    pub dist_dir: PathBuf,
+    pub entry: String,
+    pub css: Vec<String>,
+    /// Island name (PascalCase) → URLs to modulepreload (its chunk and its static imports).
+    pub island_preloads: HashMap<String, Vec<String>>,
+    /// Raw manifest bytes: part of every page's fingerprint.
+    pub manifest_bytes: Vec<u8>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BundleError {
+    #[error(
+        "{path}: the island bundles are not built ({source}); run `npm --prefix site-src run build` first"
+    )]
+    Missing {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: malformed Vite manifest: {source}")]
+    Malformed {
+        path: String,
+        source: serde_json::Error,
+    },
+    #[error("{path}: the Vite manifest has no entry {ENTRY}")]
+    NoEntry { path: String },
+}
+
+/// `HeaderActions` ← `src/islands/header-actions.tsx`.
+fn island_name(src: &str) -> Option<String> {
+    let stem = src.strip_prefix("src/islands/")?.strip_suffix(".tsx")?;
+    if stem.contains('/') || stem == "registry" {
+        return None;
+    }
+    Some(
+        stem.split('-')
+            .map(|w| {
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                    .unwrap_or_default()
+            })
+            .collect(),
+    )
+}
+
+/// `HeaderActions` → `header-actions`.
+pub fn kebab(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl Bundles {
+    pub fn load(dist_dir: &Path) -> Result<Bundles, BundleError> {
+        let path = dist_dir.join(".vite/manifest.json");
+        let shown = path.display().to_string();
+        let bytes = std::fs::read(&path).map_err(|source| BundleError::Missing {
+            path: shown.clone(),
+            source,
+        })?;
+        let manifest: BTreeMap<String, ManifestChunk> =
+            serde_json::from_slice(&bytes).map_err(|source| BundleError::Malformed {
+                path: shown.clone(),
+                source,
+            })?;
+        let entry = manifest
+            .get(ENTRY)
+            .ok_or(BundleError::NoEntry { path: shown })?;
+        let url = |file: &str| format!("/{file}");
+        let mut island_preloads = HashMap::new();
+        for (key, chunk) in &manifest {
+            if let Some(name) = island_name(key) {
+                let mut urls = vec![url(&chunk.file)];
+                let mut stack: Vec<&String> = chunk.imports.iter().collect();
+                while let Some(import) = stack.pop() {
+                    if let Some(dep) = manifest.get(import) {
+                        let u = url(&dep.file);
+                        if !urls.contains(&u) && dep.file != entry.file {
+                            urls.push(u);
+                            stack.extend(dep.imports.iter());
+                        }
+                    }
+                }
+                island_preloads.insert(name, urls);
+            }
+        }
+        Ok(Bundles {
+            dist_dir: dist_dir.to_path_buf(),
+            entry: url(&entry.file),
+            css: entry.css.iter().map(|c| url(c)).collect(),
+            island_preloads,
+            manifest_bytes: bytes,
+        })
+    }
+
+    /// `<link rel="modulepreload">` tags for the islands a rendered page contains.
+    pub fn preload_tags(&self, html: &str) -> String {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut tags = String::new();
+        let marker = "data-island=\"";
+        let mut rest = html;
+        while let Some(i) = rest.find(marker) {
+            rest = &rest[i + marker.len()..];
+            let Some(end) = rest.find('"') else { break };
+            let name = &rest[..end];
+            if let Some(urls) = self.island_preloads.get(name) {
+                for u in urls {
+                    if !seen.contains(&u.as_str()) {
+                        seen.push(u);
+                        tags.push_str(&format!("<link rel=\"modulepreload\" href=\"{u}\">"));
+                    }
+                }
+            }
+        }
+        tags
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn island_names_map_to_files_and_back() {
+        assert_eq!(
+            island_name("src/islands/header-actions.tsx").as_deref(),
+            Some("HeaderActions")
+        );
+        assert_eq!(island_name("src/islands/registry.tsx"), None);
+        assert_eq!(island_name("src/lib/store.ts"), None);
+        assert_eq!(kebab("ProductOptions"), "product-options");
+    }
+}

@@ -1,0 +1,866 @@
+//! Template contexts (docs/templates.md): what each page template receives. Data shared by many
+//! pages (layout slots, product cards) is converted to template values once per market.
+
+use crate::bundles::Bundles;
+use crate::plan::{Page, PageKind, SHELLS};
+use crate::seo::{self, Alternate};
+use crate::site::SiteModel;
+use domain::catalog::{Catalog, Colourway, OptionKind, Price, Product};
+use domain::content::{Block, Content, SLOTS};
+use domain::market::{MARKETS, Market};
+use domain::url::product_path;
+use minijinja::{Value, context};
+use serde::Serialize;
+use serde_json::json;
+use std::collections::{BTreeMap, HashMap};
+
+pub const PER_PAGE: usize = 48;
+pub const GALLERY_WIDTHS: [u32; 4] = [200, 453, 768, 1517];
+/// Swatch limits per breakpoint (xs, sm, md, xl, 2xl; lg shares md's).
+pub const SWATCH_LIMITS: [usize; 5] = [3, 4, 6, 8, 9];
+
+/// Everything contexts are built from, prepared once per build.
+pub struct Shared<'a> {
+    pub catalog: &'a Catalog,
+    pub content: &'a Content,
+    pub site: &'a SiteModel,
+    chrome: [Value; 3],
+    assets: Value,
+    /// Product card per product index, per market.
+    cards: Vec<[Value; 3]>,
+    /// Which markets have a content page at a slug.
+    content_presence: HashMap<String, [bool; 3]>,
+}
+
+#[derive(Serialize)]
+struct Crumb {
+    name: String,
+    url: String,
+}
+
+#[derive(Serialize)]
+struct Og {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    title: String,
+    description: String,
+    image: Option<String>,
+    image_alt: String,
+    url: Option<String>,
+}
+
+#[derive(Serialize)]
+struct PageMeta {
+    kind: &'static str,
+    page_type: &'static str,
+    layout: &'static str,
+    title: String,
+    description: String,
+    canonical: Option<String>,
+    alternates: Vec<Alternate>,
+    og: Og,
+    jsonld: Vec<String>,
+    noindex: bool,
+    is_home: bool,
+    breadcrumbs: Vec<Crumb>,
+}
+
+#[derive(Serialize, Clone)]
+struct BadgeView {
+    name: String,
+    text_colour: String,
+    background_colour: String,
+}
+
+/// Red "Sale" badge: a sale item always shows it.
+fn sale_badge() -> BadgeView {
+    BadgeView {
+        name: "Sale".into(),
+        text_colour: "#ffffff".into(),
+        background_colour: "#c8102e".into(),
+    }
+}
+
+/// Badge precedence: sale, then the product's badge data, then its product_badge field, else none.
+fn badge_for(product: &Product, on_sale: bool) -> Option<BadgeView> {
+    if on_sale {
+        return Some(sale_badge());
+    }
+    if let Some(b) = &product.badge {
+        return Some(BadgeView {
+            name: b.name.clone(),
+            text_colour: b.text_colour.clone(),
+            background_colour: b.background_colour.clone(),
+        });
+    }
+    product.product_badge.as_ref().map(|name| BadgeView {
+        name: name.clone(),
+        text_colour: "#ffffff".into(),
+        background_colour: "#1d1d1b".into(),
+    })
+}
+
+/// Percent off, rounded down to two decimals: `30.76% off`, `25% off`.
+pub fn percent_off(price: &Price) -> Option<String> {
+    let sale = price.sale?;
+    let hundredths = (price.price.minor - sale.minor) * 10_000 / price.price.minor;
+    let text = if hundredths % 100 == 0 {
+        format!("{}", hundredths / 100)
+    } else if hundredths % 10 == 0 {
+        format!("{}.{}", hundredths / 100, (hundredths % 100) / 10)
+    } else {
+        format!("{}.{:02}", hundredths / 100, hundredths % 100)
+    };
+    Some(format!("{text}% off"))
+}
+
+fn default_colourway(product: &Product) -> usize {
+    let default_value = product
+        .option(OptionKind::Colour)
+        .and_then(|o| o.values.iter().find(|v| v.is_default))
+        .map(|v| v.id);
+    product
+        .colourways
+        .iter()
+        .position(|c| c.value_id.is_some() && c.value_id == default_value)
+        .unwrap_or(0)
+}
+
+fn colourway_url(market: &Market, product: &Product, way: &Colourway) -> String {
+    market.path(&product_path(product.id, &product.slug, &way.segment))
+}
+
+fn fallback_media(catalog: &Catalog, product: &Product) -> Vec<(String, String)> {
+    vec![(catalog.store.fallback_image.clone(), product.name.clone())]
+}
+
+fn media_of(catalog: &Catalog, product: &Product, way: &Colourway) -> Vec<(String, String)> {
+    let images: Vec<(String, String)> = way
+        .media
+        .iter()
+        .filter(|m| !m.video)
+        .map(|m| (m.src.clone(), m.alt.clone()))
+        .collect();
+    if images.is_empty() {
+        fallback_media(catalog, product)
+    } else {
+        images
+    }
+}
+
+fn card(catalog: &Catalog, product: &Product, market: &Market) -> Value {
+    let mi = market.index();
+    let way = &product.colourways[default_colourway(product)];
+    let media = media_of(catalog, product, way);
+    let price = way.prices[mi];
+    let swatches: Vec<_> = product
+        .colourways
+        .iter()
+        .map(|c| json!({"label": c.label, "swatch": c.swatch, "url": colourway_url(market, product, c), "image": media_of(catalog, product, c)[0].0}))
+        .collect();
+    to_value(json!({
+        "id": product.id,
+        "name": product.name,
+        "url": colourway_url(market, product, way),
+        "image": {"src": media[0].0, "alt": media[0].1},
+        "secondary_image": media.get(1).map(|(src, alt)| json!({"src": src, "alt": alt})),
+        "badge": badge_for(product, price.sale.is_some()),
+        "price_hidden": product.is_price_hidden,
+        "price": price.price.format(),
+        "sale_price": price.sale.map(|s| s.format()),
+        "percent_off": percent_off(&price),
+        "swatches": swatches,
+        "colour_count": product.colourways.len(),
+    }))
+}
+
+/// Prefixes site-relative links in content with the market path; media and asset paths stay as they are.
+pub fn localise_links(value: &serde_json::Value, market: &Market) -> serde_json::Value {
+    const LINK_KEYS: [&str; 9] = [
+        "url",
+        "link",
+        "href",
+        "buttonLink",
+        "countdownLink",
+        "imageLinkUrl",
+        "bannerLinkUrl",
+        "imageLink",
+        "invisibleAreaLink",
+    ];
+    match value {
+        serde_json::Value::Object(map) => serde_json::Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        serde_json::Value::String(s)
+                            if LINK_KEYS.contains(&k.as_str()) && is_site_path(s) =>
+                        {
+                            serde_json::Value::String(market.path(s))
+                        }
+                        other => localise_links(other, market),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(|v| localise_links(v, market)).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+fn is_site_path(s: &str) -> bool {
+    s.starts_with('/')
+        && !s.starts_with("//")
+        && !s.starts_with("/media/")
+        && !s.starts_with("/assets/")
+}
+
+fn blocks_value(blocks: &[Block], market: &Market) -> Value {
+    to_value(blocks.iter().map(|b| json!({"schema_type": b.schema_type, "fields": localise_links(&b.fields, market)})).collect::<Vec<_>>())
+}
+
+/// Plain text of an HTML description, for meta descriptions and JSON-LD.
+pub fn plain_text(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                out.push(' ');
+            }
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    let decoded = domain::url::decode_quotes(&out)
+        .replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">");
+    decoded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn custom_field_label(name: &str) -> String {
+    match name {
+        "fabric_composition" => "Fabric composition".into(),
+        "model_wears_displayed" => "Model wears".into(),
+        "standard_measurements_displayed" => "Measurements".into(),
+        "petite_model_displayed" => "Petite model wears".into(),
+        "petite_measurements_displayed" => "Petite measurements".into(),
+        "neck_collar_shape" => "Neckline".into(),
+        "sleeve_length" => "Sleeve length".into(),
+        "product_fit" => "Fit".into(),
+        "styling_length" => "Length".into(),
+        "washcare" => "Care".into(),
+        other => other.replace('_', " "),
+    }
+}
+
+impl<'a> Shared<'a> {
+    pub fn new(
+        catalog: &'a Catalog,
+        content: &'a Content,
+        site: &'a SiteModel,
+        bundles: &Bundles,
+    ) -> Shared<'a> {
+        use rayon::prelude::*;
+        let chrome = std::array::from_fn(|mi| chrome_value(content, &MARKETS[mi]));
+        let cards = catalog
+            .products
+            .par_iter()
+            .map(|p| std::array::from_fn(|mi| card(catalog, p, &MARKETS[mi])))
+            .collect();
+        let mut content_presence: HashMap<String, [bool; 3]> = HashMap::new();
+        for (mi, mc) in content.markets.iter().enumerate() {
+            for p in &mc.pages {
+                content_presence.entry(p.slug.clone()).or_default()[mi] = true;
+            }
+        }
+        Shared {
+            catalog,
+            content,
+            site,
+            chrome,
+            assets: to_value(json!({"css": bundles.css, "entry": bundles.entry})),
+            cards,
+            content_presence,
+        }
+    }
+
+    /// Markets in which the page exists (content pages may be missing in some).
+    pub fn presence(&self, page: &Page) -> [bool; 3] {
+        match page.kind {
+            PageKind::Content(_) => self
+                .content_presence
+                .get(page.site_path.trim_start_matches('/'))
+                .copied()
+                .unwrap_or_default(),
+            _ => [true; 3],
+        }
+    }
+
+    pub fn context(&self, page: &Page) -> Value {
+        let market = &page.market;
+        let base = &self.catalog.store.base_url;
+        let url_path = page.url_path();
+        let canonical = page
+            .kind
+            .indexable()
+            .then(|| seo::absolute(base, &url_path));
+        let alternates = if page.kind.indexable() {
+            seo::alternates(base, &page.site_path, self.presence(page))
+        } else {
+            Vec::new()
+        };
+        let home_crumb = Crumb {
+            name: "Home".into(),
+            url: market.path("/"),
+        };
+        let mut meta = PageMeta {
+            kind: "home",
+            page_type: "Home",
+            layout: "default",
+            title: String::new(),
+            description: String::new(),
+            canonical: canonical.clone(),
+            alternates,
+            og: Og {
+                kind: "website",
+                title: String::new(),
+                description: String::new(),
+                image: None,
+                image_alt: String::new(),
+                url: canonical.clone(),
+            },
+            jsonld: Vec::new(),
+            noindex: !page.kind.indexable(),
+            is_home: page.kind == PageKind::Home,
+            breadcrumbs: Vec::new(),
+        };
+        let store_name = &self.catalog.store.name;
+        let abs_image = |src: &str| {
+            if src.starts_with('/') {
+                seo::absolute(base, src)
+            } else {
+                src.to_string()
+            }
+        };
+        let body: (&str, Value) = match page.kind {
+            PageKind::Home => {
+                let home = self.content.market(market).home.as_ref();
+                meta.title = home
+                    .map(|h| format!("{store_name} | {}", h.title))
+                    .unwrap_or_else(|| store_name.clone());
+                meta.description = home.map(|h| h.description.clone()).unwrap_or_default();
+                if let Some(h) = home {
+                    meta.og.title = h.opengraph.title.clone();
+                    meta.og.description = h.opengraph.description.clone();
+                    meta.og.image = h.opengraph.image_url.as_deref().map(abs_image);
+                    meta.og.image_alt = h.opengraph.image_alt.clone();
+                }
+                meta.jsonld.push(json!({"@context": "https://schema.org", "@type": "WebSite", "name": store_name, "url": seo::absolute(base, &market.path("/"))}).to_string());
+                (
+                    "home",
+                    to_value(json!({
+                        "title": home.map(|h| h.title.clone()).unwrap_or_default(),
+                        "description": meta.description,
+                    }))
+                    .merge_blocks(home.map(|h| blocks_value(&h.blocks, market))),
+                )
+            }
+            PageKind::Category(ci) => {
+                let cat = &self.catalog.categories[ci];
+                meta.kind = "category";
+                meta.page_type = "Category Listing Page";
+                let mut crumbs = vec![home_crumb];
+                for a in &cat.ancestors {
+                    if let Some(c) = self.catalog.category(*a) {
+                        crumbs.push(Crumb {
+                            name: c.name.clone(),
+                            url: market.path(&c.path),
+                        });
+                    }
+                }
+                crumbs.push(Crumb {
+                    name: cat.name.clone(),
+                    url: url_path.clone(),
+                });
+                meta.breadcrumbs = crumbs;
+                let subcategories: Vec<_> = cat
+                    .children
+                    .iter()
+                    .filter_map(|id| self.catalog.category(*id))
+                    .filter(|c| c.visible)
+                    .map(|c| json!({"name": c.name, "url": market.path(&c.path)}))
+                    .collect();
+                self.listing(
+                    &mut meta,
+                    page,
+                    "category",
+                    cat.id,
+                    &cat.name,
+                    &cat.description,
+                    &self.site.category_products[ci],
+                    subcategories,
+                )
+            }
+            PageKind::Collection(ci) => {
+                let col = &self.catalog.collections[ci];
+                meta.kind = "collection";
+                meta.page_type = "Collection";
+                meta.breadcrumbs = vec![
+                    home_crumb,
+                    Crumb {
+                        name: col.name.clone(),
+                        url: url_path.clone(),
+                    },
+                ];
+                self.listing(
+                    &mut meta,
+                    page,
+                    "collection",
+                    col.id,
+                    &col.name,
+                    &col.description,
+                    &self.site.collection_products[ci],
+                    Vec::new(),
+                )
+            }
+            PageKind::Product { product, colourway } => {
+                self.product(&mut meta, page, product, colourway, home_crumb)
+            }
+            PageKind::Content(ci) => {
+                let cp = &self.content.market(market).pages[ci];
+                meta.kind = "content";
+                meta.page_type = "Static Content Page";
+                meta.title = format!("{} | {store_name}", cp.title);
+                meta.description = cp.description.clone();
+                meta.og = Og {
+                    kind: "article",
+                    title: cp.opengraph.title.clone(),
+                    description: cp.opengraph.description.clone(),
+                    image: cp.opengraph.image_url.as_deref().map(abs_image),
+                    image_alt: cp.opengraph.image_alt.clone(),
+                    url: canonical.clone(),
+                };
+                meta.breadcrumbs = vec![
+                    home_crumb,
+                    Crumb {
+                        name: cp.title.clone(),
+                        url: url_path.clone(),
+                    },
+                ];
+                (
+                    "content_page",
+                    to_value(json!({"title": cp.title, "description": cp.description, "stickers": localise_links(&cp.stickers, market)})).merge_blocks(Some(blocks_value(&cp.blocks, market))),
+                )
+            }
+            PageKind::Shell(si) => {
+                let s = &SHELLS[si];
+                meta.kind = "shell";
+                meta.page_type = s.page_type;
+                meta.layout = s.layout;
+                meta.title = format!("{} | {store_name}", s.heading);
+                meta.description = s.intro.to_string();
+                (
+                    "shell",
+                    to_value(json!({"name": s.name, "heading": s.heading, "intro": s.intro})),
+                )
+            }
+            PageKind::NotFound | PageKind::Error => {
+                let not_found = page.kind == PageKind::NotFound;
+                meta.kind = if not_found { "not_found" } else { "error" };
+                meta.page_type = if not_found { "404 Page" } else { "Error Page" };
+                let (status, title, message) = if not_found {
+                    (404, "Page not found", "This page could not be found")
+                } else {
+                    (500, "An error occured", "Please go back or try again")
+                };
+                meta.title = format!("{title} | {store_name}");
+                let links = [
+                    ("Home", "/"),
+                    ("Women", "/browse/womens"),
+                    ("Men", "/browse/mens"),
+                    ("Other Stuff", "/other-stuff"),
+                ]
+                .map(|(label, path)| json!({"label": label, "url": market.path(path)}));
+                (
+                    "error_page",
+                    to_value(
+                        json!({"status": status, "title": title, "message": message, "links": links}),
+                    ),
+                )
+            }
+        };
+        if meta.og.title.is_empty() {
+            meta.og.title = meta.title.clone();
+            meta.og.description = meta.description.clone();
+        }
+        if meta.breadcrumbs.len() > 1 {
+            let crumbs: Vec<(String, String)> = meta
+                .breadcrumbs
+                .iter()
+                .map(|c| (c.name.clone(), c.url.clone()))
+                .collect();
+            meta.jsonld.push(seo::breadcrumb_list(base, &crumbs));
+        }
+        let market_value = json!({"code": market.code, "name": market.name, "prefix": market.path_prefix, "currency": market.currency.code(), "html_lang": market.html_lang});
+        let mut ctx: BTreeMap<&str, Value> = BTreeMap::new();
+        ctx.insert("market", to_value(market_value));
+        ctx.insert(
+            "store",
+            to_value(json!({"name": store_name, "base_url": base})),
+        );
+        ctx.insert("page", to_value(&meta));
+        ctx.insert("assets", self.assets.clone());
+        ctx.insert(
+            "header_props",
+            to_value(json!({"prefix": market.path_prefix})),
+        );
+        ctx.insert("chrome", self.chrome[market.index()].clone());
+        ctx.insert(body.0, body.1);
+        Value::from_object(ctx)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn listing(
+        &self,
+        meta: &mut PageMeta,
+        page: &Page,
+        kind: &str,
+        id: u64,
+        name: &str,
+        description: &str,
+        members: &[usize],
+        subcategories: Vec<serde_json::Value>,
+    ) -> (&'static str, Value) {
+        let market = &page.market;
+        let mi = market.index();
+        meta.title = format!("{name} | {}", self.catalog.store.name);
+        meta.description = if description.is_empty() {
+            format!("Shop {name} at {}.", self.catalog.store.name)
+        } else {
+            plain_text(description)
+        };
+        let total = members.len();
+        let first_page: Vec<Value> = members
+            .iter()
+            .take(PER_PAGE)
+            .map(|&pi| self.cards[pi][mi].clone())
+            .collect();
+        let facets = facets(self.catalog, members);
+        let props = json!({"kind": kind, "id": id, "market": market.code, "total": total, "page": 1, "perPage": PER_PAGE, "sort": "featured", "facets": facets});
+        let ctx = context! {
+            kind => kind,
+            id => id,
+            title => name,
+            description => description,
+            description_is_long => description.chars().count() > 35,
+            total => total,
+            page => 1,
+            pages => total.div_ceil(PER_PAGE).max(1),
+            per_page => PER_PAGE,
+            sort => "featured",
+            products => first_page,
+            subcategories => to_value(subcategories),
+            facets => to_value(&facets),
+            props => to_value(props),
+        };
+        ("listing", ctx)
+    }
+
+    fn product(
+        &self,
+        meta: &mut PageMeta,
+        page: &Page,
+        pi: usize,
+        wi: usize,
+        home_crumb: Crumb,
+    ) -> (&'static str, Value) {
+        let market = &page.market;
+        let mi = market.index();
+        let catalog = self.catalog;
+        let product = &catalog.products[pi];
+        let way = &product.colourways[wi];
+        let price = way.prices[mi];
+        meta.kind = "product";
+        meta.page_type = "Product Details Page";
+        meta.title = format!("{} in {} | {}", product.name, way.label, catalog.store.name);
+        let description = plain_text(&product.description_html);
+        meta.description = if description.is_empty() {
+            format!("{} in {}.", product.name, way.label)
+        } else {
+            description.clone()
+        };
+        let mut crumbs = vec![home_crumb];
+        if let Some(ci) = self.site.primary_category[pi] {
+            let cat = &catalog.categories[ci];
+            for id in cat.ancestors.iter().chain(std::iter::once(&cat.id)) {
+                if let Some(c) = catalog.category(*id) {
+                    crumbs.push(Crumb {
+                        name: c.name.clone(),
+                        url: market.path(&c.path),
+                    });
+                }
+            }
+        }
+        crumbs.push(Crumb {
+            name: product.name.clone(),
+            url: page.url_path(),
+        });
+        meta.breadcrumbs = crumbs;
+
+        let media: Vec<(bool, String, String)> = if way.media.is_empty() {
+            fallback_media(catalog, product)
+                .into_iter()
+                .map(|(s, a)| (false, s, a))
+                .collect()
+        } else {
+            way.media
+                .iter()
+                .map(|m| (m.video, m.src.clone(), m.alt.clone()))
+                .collect()
+        };
+        let gallery: Vec<_> = media
+            .iter()
+            .map(|(video, src, alt)| json!({"src": src, "alt": alt, "video": video, "widths": GALLERY_WIDTHS, "sizes": "(min-width: 768px) 50vw, 100vw"}))
+            .collect();
+        let base = &catalog.store.base_url;
+        let canonical = meta.canonical.clone().unwrap_or_default();
+        let images: Vec<String> = media
+            .iter()
+            .filter(|m| !m.0)
+            .map(|m| {
+                if m.1.starts_with('/') {
+                    seo::absolute(base, &m.1)
+                } else {
+                    m.1.clone()
+                }
+            })
+            .collect();
+        meta.og = Og {
+            kind: "product",
+            title: format!("{} in {}", product.name, way.label),
+            description: meta.description.clone(),
+            image: images.first().cloned(),
+            image_alt: media[0].2.clone(),
+            url: Some(canonical.clone()),
+        };
+        let mut ld = json!({
+            "@context": "https://schema.org", "@type": "Product", "name": product.name, "sku": product.sku,
+            "productID": product.style_code, "color": way.label, "image": images, "description": description,
+            "brand": {"@type": "Brand", "name": catalog.store.name}, "url": canonical,
+        });
+        // Offers carry the price but not availability: static pages never claim stock they cannot know.
+        if !product.is_price_hidden {
+            ld["offers"] = json!({"@type": "Offer", "url": canonical, "priceCurrency": market.currency.code(), "price": price.current().decimal(), "itemCondition": "https://schema.org/NewCondition"});
+        }
+        meta.jsonld.push(ld.to_string().replace("</", "<\\/"));
+
+        let option_values = |kind: OptionKind| -> Vec<serde_json::Value> {
+            product
+                .option(kind)
+                .map(|o| {
+                    o.values
+                        .iter()
+                        .filter(|v| {
+                            way.variant_ids.iter().any(|vid| {
+                                product.variants.iter().any(|var| {
+                                    var.id == *vid
+                                        && match kind {
+                                            OptionKind::Size => var.size == Some(v.id),
+                                            OptionKind::Length => var.length == Some(v.id),
+                                            _ => false,
+                                        }
+                                })
+                            })
+                        })
+                        .map(|v| json!({"id": v.id, "label": v.label}))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let colour_label = if product.is_gift_card {
+            "Design"
+        } else {
+            "Color"
+        };
+        let options_props = json!({
+            "productId": product.id,
+            "name": product.name,
+            "styleCode": product.style_code,
+            "isGiftCard": product.is_gift_card,
+            "colourLabel": colour_label,
+            "colours": product.colourways.iter().enumerate().map(|(i, c)| json!({"label": c.label, "url": colourway_url(market, product, c), "swatch": c.swatch, "selected": i == wi})).collect::<Vec<_>>(),
+            "sizes": option_values(OptionKind::Size),
+            "lengths": option_values(OptionKind::Length),
+            "variants": product.variants.iter().map(|v| json!({"id": v.id, "colour": v.colour, "size": v.size, "length": v.length, "purchasable": !v.purchasing_disabled})).collect::<Vec<_>>(),
+            "colourValueId": way.value_id,
+            "sizeGuideUrl": market.path("/size-guide"),
+        });
+        let on_sale = price.sale.is_some();
+        let cards = |list: &[usize]| {
+            list.iter()
+                .map(|&r| self.cards[r][mi].clone())
+                .collect::<Vec<Value>>()
+        };
+        let ctx = context! {
+            id => product.id,
+            name => product.name.clone(),
+            sku => product.sku.clone(),
+            style_code => product.style_code.clone(),
+            description_html => Value::from_safe_string(product.description_html.clone()),
+            is_gift_card => product.is_gift_card,
+            price_hidden => product.is_price_hidden,
+            price => price.price.format(),
+            sale_price => price.sale.map(|s| s.format()),
+            percent_off => percent_off(&price),
+            badges => to_value(badge_for(product, on_sale).into_iter().collect::<Vec<_>>()),
+            colour => context! { label => way.label.clone(), segment => way.segment.clone() },
+            colour_label => if product.is_gift_card { "Design" } else { "Colour" },
+            gallery => to_value(gallery),
+            options_props => to_value(options_props),
+            custom_fields => to_value(product.custom_fields.iter().map(|f| json!({"name": f.name, "label": custom_field_label(&f.name), "value": f.value})).collect::<Vec<_>>()),
+            modifiers => to_value(product.modifiers.iter().filter(|m| m.kind != "hidden").map(|m| json!({"display_name": m.display_name, "kind": m.kind, "required": m.required})).collect::<Vec<_>>()),
+            recommendations => cards(&self.site.recommendations[pi]),
+            complete_the_look => cards(&self.site.complete_the_look[pi]),
+            size_guide_url => market.path("/size-guide"),
+            widget_locale => market.widget_locale,
+        };
+        ("product", ctx)
+    }
+}
+
+/// Colour and size facet counts over a listing's products: how many products offer each value.
+fn facets(catalog: &Catalog, members: &[usize]) -> serde_json::Value {
+    let mut colours: BTreeMap<String, (Option<String>, usize)> = BTreeMap::new();
+    let mut sizes: Vec<(String, usize)> = Vec::new();
+    for &pi in members {
+        let p = &catalog.products[pi];
+        for c in &p.colourways {
+            let e = colours
+                .entry(c.label.clone())
+                .or_insert((c.swatch.clone(), 0));
+            e.1 += 1;
+        }
+        if let Some(o) = p.option(OptionKind::Size) {
+            for v in &o.values {
+                match sizes.iter_mut().find(|(l, _)| *l == v.label) {
+                    Some(e) => e.1 += 1,
+                    None => sizes.push((v.label.clone(), 1)),
+                }
+            }
+        }
+    }
+    json!({
+        "colours": colours.into_iter().map(|(label, (swatch, count))| json!({"label": label, "swatch": swatch, "count": count})).collect::<Vec<_>>(),
+        "sizes": sizes.into_iter().map(|(label, count)| json!({"label": label, "count": count})).collect::<Vec<_>>(),
+    })
+}
+
+/// Layout slots for a market with links prefixed; null where a slot is missing.
+fn chrome_value(content: &Content, market: &Market) -> Value {
+    let mc = content.market(market);
+    let slot = |key: &str| {
+        mc.slots
+            .get(key)
+            .map(|item| localise_links(&item.body, market))
+            .unwrap_or(serde_json::Value::Null)
+    };
+    debug_assert!(SLOTS.contains(&"footer"));
+    let markets: Vec<_> = MARKETS.iter().map(|m| json!({"code": m.code, "name": m.name, "prefix": m.path_prefix, "currency": m.currency.code(), "href": m.path("/")})).collect();
+    to_value(json!({
+        "desktop_nav": slot("desktop-navigation"),
+        "mobile_nav": slot("mobile-navigation"),
+        "app_header": slot("app-header"),
+        "footer": slot("footer"),
+        "benefit_bar": slot("benefit-bar"),
+        "countdown": slot("countdown-timer"),
+        "locale_image": slot("locale-selector-image"),
+        "markets": markets,
+    }))
+}
+
+trait MergeBlocks {
+    fn merge_blocks(self, blocks: Option<Value>) -> Value;
+}
+
+impl MergeBlocks for Value {
+    /// Adds `blocks` to a map value.
+    fn merge_blocks(self, blocks: Option<Value>) -> Value {
+        let mut map: BTreeMap<String, Value> = BTreeMap::new();
+        if let Ok(iter) = self.try_iter() {
+            for key in iter {
+                let v = self.get_item(&key).unwrap_or_default();
+                map.insert(key.to_string(), v);
+            }
+        }
+        map.insert(
+            "blocks".into(),
+            blocks.unwrap_or_else(|| Value::from(Vec::<Value>::new())),
+        );
+        Value::from_object(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::market::Currency;
+    use domain::money::Money;
+
+    fn price(list: i64, sale: Option<i64>) -> Price {
+        Price {
+            price: Money::new(list, Currency::Gbp),
+            sale: sale.map(|s| Money::new(s, Currency::Gbp)),
+        }
+    }
+
+    #[test]
+    fn percent_off_rounds_down_to_two_decimals() {
+        assert_eq!(
+            percent_off(&price(6500, Some(4500))).as_deref(),
+            Some("30.76% off")
+        );
+        assert_eq!(
+            percent_off(&price(4000, Some(3000))).as_deref(),
+            Some("25% off")
+        );
+        assert_eq!(
+            percent_off(&price(3000, Some(2850))).as_deref(),
+            Some("5% off")
+        );
+        assert_eq!(
+            percent_off(&price(2000, Some(1990))).as_deref(),
+            Some("0.5% off")
+        );
+        assert_eq!(percent_off(&price(4000, None)), None);
+    }
+
+    #[test]
+    fn links_get_the_market_prefix_but_media_does_not() {
+        let v = json!({"url": "/browse/womens", "image": {"url": "/media/a.svg"}, "links": [{"link": "/about-us"}, {"link": "https://x.example/"}], "text": "/not-a-link"});
+        let out = localise_links(&v, &domain::market::EU);
+        assert_eq!(out["url"], "/eu/browse/womens");
+        assert_eq!(out["image"]["url"], "/media/a.svg");
+        assert_eq!(out["links"][0]["link"], "/eu/about-us");
+        assert_eq!(out["links"][1]["link"], "https://x.example/");
+        assert_eq!(out["text"], "/not-a-link");
+    }
+
+    #[test]
+    fn plain_text_strips_tags_and_decodes_quotes() {
+        assert_eq!(
+            plain_text("<p>It&#39;s a <b>tiered</b> midi.</p>"),
+            "It's a tiered midi."
+        );
+    }
+}
+
+/// Converts any serialisable value into a template value.
+fn to_value<T: Serialize>(value: T) -> Value {
+    Value::from(minijinja::value::Serde(value))
+}

@@ -1,0 +1,17 @@
+//! The static-site generator: load (parse and validate exports) → plan (pages and what each is
+//! built from) → render (minijinja) → write (incremental, atomic), plus sitemaps, redirects and
+//! synthetic catalogs for benchmarks.
+
+pub mod build;
+pub mod bundles;
+pub mod context;
+pub mod fixtures;
+pub mod load;
+pub mod output;
+pub mod plan;
+pub mod redirects;
+pub mod render;
+pub mod seo;
+pub mod site;
+
+pub use build::{BuildError, BuildOptions, BuildReport, build};

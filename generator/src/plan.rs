@@ -1,0 +1,440 @@
+//! The page plan: every page of the site in every market, where it is written, and a fingerprint
+//! of everything it is built from. Unchanged fingerprint → the page is not rendered again.
+
+use crate::site::{Digest, SiteModel};
+use domain::catalog::{Catalog, FILE_CATEGORIES};
+use domain::content::Content;
+use domain::error::{LoadError, LoadErrors};
+use domain::market::{MARKETS, Market};
+use domain::url::{collection_path, product_path};
+use std::collections::HashMap;
+
+/// Client-side screens: a static shell page each, filled by islands.
+pub struct ShellScreen {
+    /// Site path without the market prefix.
+    pub path: &'static str,
+    pub name: &'static str,
+    pub page_type: &'static str,
+    pub heading: &'static str,
+    pub intro: &'static str,
+    pub layout: &'static str,
+    pub indexable: bool,
+}
+
+pub const SHELLS: &[ShellScreen] = &[
+    ShellScreen {
+        path: "/bag",
+        name: "bag",
+        page_type: "Bag",
+        heading: "Shopping bag",
+        intro: "Review the items in your bag before you check out.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/login",
+        name: "login",
+        page_type: "Login",
+        heading: "Sign in",
+        intro: "Sign in to see your orders, saved addresses and wishlist.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/create-account",
+        name: "create-account",
+        page_type: "Register",
+        heading: "Create an account",
+        intro: "Save your details for a faster checkout and keep your wishlist on every device.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/forgot-password",
+        name: "forgot-password",
+        page_type: "Forgotten Password",
+        heading: "Forgotten your password?",
+        intro: "Enter your email address and we will send you a link to reset your password.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/updatePassword",
+        name: "update-password",
+        page_type: "Reset Password",
+        heading: "Reset your password",
+        intro: "Choose a new password for your account.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/ChangePassword",
+        name: "change-password",
+        page_type: "Reset Password",
+        heading: "Change your password",
+        intro: "Choose a new password for your account.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/checkout-identity",
+        name: "checkout-identity",
+        page_type: "CheckoutIdentity",
+        heading: "Checkout",
+        intro: "Sign in for a faster checkout, or continue as a guest.",
+        layout: "checkout",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/cookies",
+        name: "cookies",
+        page_type: "Cookies",
+        heading: "Cookies",
+        intro: "How we use cookies, and the choices you can make about them.",
+        layout: "default",
+        indexable: true,
+    },
+    ShellScreen {
+        path: "/shop-finder",
+        name: "shop-finder",
+        page_type: "Shop Finder",
+        heading: "Shop finder",
+        intro: "Find your nearest shop, its opening hours and how to get there.",
+        layout: "default",
+        indexable: true,
+    },
+    ShellScreen {
+        path: "/size-guide",
+        name: "size-guide",
+        page_type: "Size Guide",
+        heading: "Size guide",
+        intro: "Measurements for every size we make, in centimetres and inches.",
+        layout: "default",
+        indexable: true,
+    },
+    ShellScreen {
+        path: "/search",
+        name: "search",
+        page_type: "Search",
+        heading: "Search",
+        intro: "Search our womenswear, menswear, homeware and gifts.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/my-account",
+        name: "my-account",
+        page_type: "My Account",
+        heading: "My account",
+        intro: "Your profile, orders, addresses and preferences.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/MyAccount/MyProfile",
+        name: "my-profile",
+        page_type: "My Account",
+        heading: "My profile",
+        intro: "Your name, email address and marketing preferences.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/MyAccount/OrderHistory",
+        name: "order-history",
+        page_type: "My Account",
+        heading: "Order history",
+        intro: "Your orders from the last 12 months.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/MyAccount/SavedAddresses",
+        name: "saved-addresses",
+        page_type: "My Account",
+        heading: "Saved addresses",
+        intro: "The delivery and billing addresses you have saved.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
+        path: "/order-confirmation",
+        name: "order-confirmation",
+        page_type: "Order Confirmation",
+        heading: "Order confirmation",
+        intro: "Thank you for your order.",
+        layout: "checkout",
+        indexable: false,
+    },
+];
+
+/// First path segments that belong to routes, so a content page may not start with them.
+const RESERVED_SEGMENTS: &[&str] = &[
+    "browse",
+    "p",
+    "api",
+    "assets",
+    "media",
+    "us",
+    "eu",
+    "Home",
+    "Category",
+    "Product",
+    "Collection",
+    "OrderConfirmation",
+    "SearchResults",
+    "ContentPage",
+    "amplience-visualization",
+    "404.html",
+    "error.html",
+    "sitemap.xml",
+    "robots.txt",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageKind {
+    Home,
+    Category(usize),
+    Collection(usize),
+    Product { product: usize, colourway: usize },
+    Content(usize),
+    Shell(usize),
+    NotFound,
+    Error,
+}
+
+impl PageKind {
+    pub fn template(&self) -> &'static str {
+        match self {
+            PageKind::Home => "pages/home.html",
+            PageKind::Category(_) | PageKind::Collection(_) => "pages/listing.html",
+            PageKind::Product { .. } => "pages/product.html",
+            PageKind::Content(_) => "pages/content.html",
+            PageKind::Shell(_) => "pages/shell.html",
+            PageKind::NotFound => "pages/not_found.html",
+            PageKind::Error => "pages/error.html",
+        }
+    }
+
+    /// Pages that go in the sitemap and carry hreflang alternates.
+    pub fn indexable(&self) -> bool {
+        match self {
+            PageKind::Shell(i) => SHELLS[*i].indexable,
+            PageKind::NotFound | PageKind::Error => false,
+            _ => true,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub kind: PageKind,
+    pub market: Market,
+    /// Site path without the market prefix (`/p/1/x/Red`, `/` for home).
+    pub site_path: String,
+    /// Output file relative to the site root (`us/p/1/x/Red/index.html`).
+    pub file: String,
+    pub fingerprint: Digest,
+}
+
+impl Page {
+    /// The URL path including the market prefix.
+    pub fn url_path(&self) -> String {
+        self.market.path(&self.site_path)
+    }
+}
+
+/// Output file for a prefixed URL path: directories get an index.html.
+pub fn file_for(url_path: &str) -> String {
+    let trimmed = url_path.trim_matches('/');
+    if trimmed.is_empty() {
+        "index.html".to_string()
+    } else if trimmed.ends_with(".html") {
+        trimmed.to_string()
+    } else {
+        format!("{trimmed}/index.html")
+    }
+}
+
+/// What every page of a market depends on: templates, bundles, settings and the layout slots.
+pub struct PlanInputs<'a> {
+    pub catalog: &'a Catalog,
+    pub content: &'a Content,
+    pub site: &'a SiteModel,
+    pub global: [Digest; 3],
+}
+
+pub fn plan(inputs: &PlanInputs) -> Result<Vec<Page>, LoadErrors> {
+    let PlanInputs {
+        catalog,
+        content,
+        site,
+        global,
+    } = inputs;
+    let mut pages = Vec::new();
+    for (mi, market) in MARKETS.iter().enumerate() {
+        let mut add = |kind: PageKind, site_path: String, deps: &[&[u8]]| {
+            let mut h = blake3::Hasher::new();
+            h.update(&global[mi]);
+            h.update(format!("{kind:?}|{site_path}").as_bytes());
+            for d in deps {
+                h.update(d);
+            }
+            let file = file_for(&market.path(&site_path));
+            pages.push(Page {
+                kind,
+                market: *market,
+                site_path,
+                file,
+                fingerprint: *h.finalize().as_bytes(),
+            });
+        };
+        let mc = content.market(market);
+        let home_json = mc
+            .home
+            .as_ref()
+            .map(|h| serde_json::to_vec(h).unwrap_or_default())
+            .unwrap_or_default();
+        add(PageKind::Home, "/".into(), &[&home_json]);
+        for (ci, cat) in catalog
+            .categories
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.visible)
+        {
+            let mut h = blake3::Hasher::new();
+            h.update(&crate::site::digest_of(cat));
+            for child in &cat.children {
+                if let Some(c) = catalog.category(*child) {
+                    h.update(c.name.as_bytes());
+                    h.update(c.path.as_bytes());
+                }
+            }
+            for a in &cat.ancestors {
+                if let Some(c) = catalog.category(*a) {
+                    h.update(c.name.as_bytes());
+                }
+            }
+            for &pi in &site.category_products[ci] {
+                h.update(&site.product_digest[pi]);
+            }
+            add(
+                PageKind::Category(ci),
+                cat.path.clone(),
+                &[h.finalize().as_bytes()],
+            );
+        }
+        for (ci, col) in catalog.collections.iter().enumerate() {
+            let mut h = blake3::Hasher::new();
+            h.update(&crate::site::digest_of(col));
+            for &pi in &site.collection_products[ci] {
+                h.update(&site.product_digest[pi]);
+            }
+            add(
+                PageKind::Collection(ci),
+                collection_path(col.id),
+                &[h.finalize().as_bytes()],
+            );
+        }
+        for (pi, product) in catalog.products.iter().enumerate() {
+            let mut h = blake3::Hasher::new();
+            h.update(&site.product_digest[pi]);
+            for &r in site.recommendations[pi]
+                .iter()
+                .chain(&site.complete_the_look[pi])
+            {
+                h.update(&site.product_digest[r]);
+            }
+            if let Some(ci) = site.primary_category[pi] {
+                let cat = &catalog.categories[ci];
+                for id in cat.ancestors.iter().chain(std::iter::once(&cat.id)) {
+                    if let Some(c) = catalog.category(*id) {
+                        h.update(c.name.as_bytes());
+                        h.update(c.path.as_bytes());
+                    }
+                }
+            }
+            let deps = *h.finalize().as_bytes();
+            for (wi, way) in product.colourways.iter().enumerate() {
+                add(
+                    PageKind::Product {
+                        product: pi,
+                        colourway: wi,
+                    },
+                    product_path(product.id, &product.slug, &way.segment),
+                    &[&deps],
+                );
+            }
+        }
+        for (ci, page) in mc.pages.iter().enumerate() {
+            let json = serde_json::to_vec(page).unwrap_or_default();
+            add(PageKind::Content(ci), format!("/{}", page.slug), &[&json]);
+        }
+        for (si, shell) in SHELLS.iter().enumerate() {
+            add(PageKind::Shell(si), shell.path.to_string(), &[]);
+        }
+        add(PageKind::NotFound, "/404.html".into(), &[]);
+        add(PageKind::Error, "/error.html".into(), &[]);
+    }
+    check_paths(&pages, content)?;
+    Ok(pages)
+}
+
+/// Two pages wanting the same file, or a content page inside another route's namespace, is an error.
+fn check_paths(pages: &[Page], content: &Content) -> Result<(), LoadErrors> {
+    let mut errors = LoadErrors::default();
+    let mut owners: HashMap<&str, &Page> = HashMap::with_capacity(pages.len());
+    let describe = |p: &Page| -> (String, String) {
+        match p.kind {
+            PageKind::Content(ci) => (
+                format!("content/ ({} market)", p.market.code),
+                format!(
+                    "content item {}",
+                    content.market(&p.market).pages[ci].delivery_id
+                ),
+            ),
+            PageKind::Category(_) => (
+                FILE_CATEGORIES.to_string(),
+                format!("category at {}", p.site_path),
+            ),
+            _ => ("routes".to_string(), format!("{:?} page", p.kind)),
+        }
+    };
+    for page in pages {
+        if let PageKind::Content(_) = page.kind {
+            let first = page
+                .site_path
+                .trim_start_matches('/')
+                .split('/')
+                .next()
+                .unwrap_or("");
+            let shell_clash = SHELLS
+                .iter()
+                .any(|s| s.path.trim_start_matches('/').split('/').next() == Some(first));
+            if RESERVED_SEGMENTS.contains(&first) || shell_clash {
+                let (file, item) = describe(page);
+                errors.push(LoadError::new(
+                    file,
+                    item,
+                    "_meta.deliveryKey",
+                    format!("path {} is taken by the /{first} route", page.url_path()),
+                ));
+                continue;
+            }
+        }
+        if let Some(other) = owners.insert(page.file.as_str(), page) {
+            let (file, item) = describe(page);
+            let (_, other_item) = describe(other);
+            errors.push(LoadError::new(
+                file,
+                item,
+                "path",
+                format!(
+                    "two pages want the same path {}: this one and {other_item}",
+                    page.url_path()
+                ),
+            ));
+        }
+    }
+    errors.into_result(())
+}

@@ -1,0 +1,217 @@
+//! The template environment: loads `site-src/templates/`, registers `island()` and `srcset()`,
+//! renders pages and injects each page's island preloads.
+
+use crate::bundles::{Bundles, kebab};
+use minijinja::{Environment, Error, ErrorKind, State, Value, context};
+use std::cell::Cell;
+use std::path::Path;
+use walkdir::WalkDir;
+
+thread_local! {
+    /// Island ids are unique within a page; the counter restarts for every page rendered on a thread.
+    static ISLAND_COUNTER: Cell<usize> = const { Cell::new(0) };
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TemplateError {
+    #[error("{path}: cannot read template: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("template {name}: {source}")]
+    Syntax {
+        name: String,
+        source: minijinja::Error,
+    },
+}
+
+pub struct Templates {
+    pub env: Environment<'static>,
+    /// Hash of every template file: part of every page's fingerprint.
+    pub digest: [u8; 32],
+}
+
+impl Templates {
+    pub fn load(dir: &Path) -> Result<Templates, TemplateError> {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(minijinja::UndefinedBehavior::Lenient);
+        let mut files: Vec<_> = WalkDir::new(dir)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| {
+                e.file_type().is_file()
+                    && e.path()
+                        .extension()
+                        .is_some_and(|x| x == "html" || x == "xml" || x == "txt")
+            })
+            .collect();
+        files.sort_by(|a, b| a.path().cmp(b.path()));
+        let mut hasher = blake3::Hasher::new();
+        for entry in files {
+            let path = entry.path();
+            let name = path
+                .strip_prefix(dir)
+                .unwrap_or(path)
+                .to_string_lossy()
+                .replace('\\', "/");
+            let source = std::fs::read_to_string(path).map_err(|source| TemplateError::Read {
+                path: path.display().to_string(),
+                source,
+            })?;
+            hasher.update(name.as_bytes());
+            hasher.update(source.as_bytes());
+            env.add_template_owned(name.clone(), source)
+                .map_err(|source| TemplateError::Syntax { name, source })?;
+        }
+        configure(&mut env);
+        Ok(Templates {
+            env,
+            digest: *hasher.finalize().as_bytes(),
+        })
+    }
+
+    /// Renders one page and puts its island preloads in place of `<!--island-preloads-->`.
+    pub fn render_page(
+        &self,
+        template: &str,
+        ctx: Value,
+        bundles: &Bundles,
+    ) -> Result<String, Error> {
+        ISLAND_COUNTER.with(|c| c.set(0));
+        let html = self.env.get_template(template)?.render(ctx)?;
+        let preloads = bundles.preload_tags(&html);
+        Ok(html.replacen("<!--island-preloads-->", &preloads, 1))
+    }
+}
+
+/// The functions, filters and escaping every page template relies on.
+fn configure(env: &mut Environment<'static>) {
+    env.add_function("island", island);
+    env.add_function("srcset", srcset);
+    env.add_filter("length", length);
+    env.set_formatter(html_formatter);
+}
+
+/// `island(name, props)`: the island wrapper with server markup and its props, per design.md §3.
+fn island(state: &State, name: String, props: Value) -> Result<Value, Error> {
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!("island name {name:?} must be PascalCase letters and digits"),
+        ));
+    }
+    let partial = format!("islands/{}.html", kebab(&name));
+    let inner = state
+        .env()
+        .get_template(&partial)?
+        .render(context! { props => props.clone() })?;
+    let json = serde_json::to_string(&props).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidOperation,
+            format!("island {name} props: {e}"),
+        )
+    })?;
+    // `</script>` or `<!--` inside the JSON must not end or confuse the script element; `\u003c`
+    // keeps it valid JSON.
+    let json = json.replace('<', "\\u003c");
+    let id = ISLAND_COUNTER.with(|c| {
+        let n = c.get();
+        c.set(n + 1);
+        n
+    });
+    Ok(Value::from_safe_string(format!(
+        "<div data-island=\"{name}\" data-island-id=\"i{id}\">{inner}</div><script type=\"application/json\" data-island-props=\"i{id}\">{json}</script>"
+    )))
+}
+
+/// Escapes like Jinja2's markupsafe (`& < > " '`). minijinja's default also escapes `/`, which
+/// bloats every URL in a page and makes server markup differ from React's for the same props.
+fn html_formatter(
+    out: &mut minijinja::Output,
+    state: &mut State,
+    value: &Value,
+) -> Result<(), Error> {
+    if matches!(state.auto_escape(), minijinja::AutoEscape::Html)
+        && !value.is_safe()
+        && let Some(text) = value.as_str()
+    {
+        let mut escaped = String::with_capacity(text.len() + 16);
+        for c in text.chars() {
+            match c {
+                '&' => escaped.push_str("&amp;"),
+                '<' => escaped.push_str("&lt;"),
+                '>' => escaped.push_str("&gt;"),
+                '"' => escaped.push_str("&quot;"),
+                '\'' => escaped.push_str("&#x27;"),
+                c => escaped.push(c),
+            }
+        }
+        return out.write_str(&escaped).map_err(Error::from);
+    }
+    minijinja::escape_formatter(out, state, value)
+}
+
+/// `length` that, like Jinja2, treats a missing field as empty: content JSON from editors often
+/// leaves optional lists out.
+fn length(value: Value) -> Result<usize, Error> {
+    if value.is_undefined() || value.is_none() {
+        return Ok(0);
+    }
+    value.len().ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidOperation,
+            format!("cannot take the length of {}", value.kind()),
+        )
+    })
+}
+
+/// `srcset(url, widths)`: the media host's resize parameters for each width.
+fn srcset(url: String, widths: Vec<u32>) -> String {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    widths
+        .iter()
+        .map(|w| format!("{url}{sep}w={w}&fmt=auto&qlt=default {w}w"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn island_props_cannot_break_out_of_their_script() {
+        let mut env = Environment::new();
+        configure(&mut env);
+        env.add_template("islands/demo.html", "<p>{{ props.text }}</p>")
+            .unwrap();
+        env.add_template("page.html", "{{ island('Demo', props) }}")
+            .unwrap();
+        let html = env
+            .get_template("page.html")
+            .unwrap()
+            .render(context! { props => context! { text => "</script><!--x" } })
+            .unwrap();
+        let json = html
+            .split("data-island-props=\"i0\">")
+            .nth(1)
+            .unwrap()
+            .trim_end_matches("</script>");
+        assert!(!json.contains('<'), "{json}");
+        let parsed: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(parsed["text"], "</script><!--x");
+        assert!(
+            html.starts_with("<div data-island=\"Demo\" data-island-id=\"i0\"><p>&lt;/script&gt;")
+        );
+    }
+
+    #[test]
+    fn srcset_lists_every_width_with_media_parameters() {
+        assert_eq!(
+            srcset("/m/a.svg".into(), vec![200, 453]),
+            "/m/a.svg?w=200&fmt=auto&qlt=default 200w, /m/a.svg?w=453&fmt=auto&qlt=default 453w"
+        );
+        assert!(srcset("/m/a.svg?v=1".into(), vec![200]).starts_with("/m/a.svg?v=1&w=200"));
+    }
+}

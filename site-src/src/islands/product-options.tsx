@@ -1,0 +1,230 @@
+//! Product options island: colour (or design) swatch links, size and length choices, size guide link.
+//! Server markup: templates/islands/product-options.html.
+// The static page shows no size or length chosen, except that a sole size (or sole length) is chosen
+// on both sides. After hydration the choice comes from `?Size=…&Length=…` (labels), every change is
+// written back with history.replaceState, and the chosen variant is published in the shared store
+// (`selection[productId]`) for the add-to-bag island.
+import { useEffect, type ChangeEvent, type ReactElement } from 'react';
+import * as z from 'zod/mini';
+import { store, useShopStore, type ProductSelection } from '../lib/store';
+
+const option = z.object({ id: z.number(), label: z.string() });
+
+export const schema = z.object({
+  productId: z.number(),
+  name: z.string(),
+  styleCode: z.string(),
+  isGiftCard: z.boolean(),
+  colourLabel: z.enum(['Color', 'Design']),
+  colours: z.array(
+    z.object({
+      label: z.string(),
+      url: z.string(),
+      /** A CSS colour, e.g. "#1f2a44", or null when the catalog has none. */
+      swatch: z.nullable(z.string()),
+      selected: z.boolean(),
+    }),
+  ),
+  sizes: z.array(option),
+  lengths: z.array(option),
+  variants: z.array(
+    z.object({
+      id: z.number(),
+      colour: z.nullable(z.number()),
+      size: z.nullable(z.number()),
+      length: z.nullable(z.number()),
+      purchasable: z.boolean(),
+    }),
+  ),
+  colourValueId: z.nullable(z.number()),
+  sizeGuideUrl: z.string(),
+});
+
+export type ProductOptionsProps = z.infer<typeof schema>;
+type Choice = z.infer<typeof option>;
+
+/** The choice both the static page and the first render show: the only value, if there is one. */
+function soleId(choices: Choice[]): number | null {
+  return choices.length === 1 && choices[0] !== undefined ? choices[0].id : null;
+}
+
+function byLabel(choices: Choice[], label: string | null): number | null {
+  if (label === null) return null;
+  const exact = choices.find((choice) => choice.label === label);
+  if (exact !== undefined) return exact.id;
+  const folded = label.trim().toLowerCase();
+  return choices.find((choice) => choice.label.toLowerCase() === folded)?.id ?? null;
+}
+
+/** Colour + size + length → the variant, once every option the product has is chosen. */
+export function resolveSelection(
+  props: ProductOptionsProps,
+  sizeId: number | null,
+  lengthId: number | null,
+): ProductSelection {
+  const needSize = props.sizes.length > 0;
+  const needLength = props.lengths.length > 0;
+  const complete = (!needSize || sizeId !== null) && (!needLength || lengthId !== null);
+  const variant = complete
+    ? props.variants.find(
+        (v) =>
+          (props.colourValueId === null || v.colour === props.colourValueId) &&
+          (!needSize || v.size === sizeId) &&
+          (!needLength || v.length === lengthId),
+      )
+    : undefined;
+  return { sizeId, lengthId, variantId: variant?.id ?? null, purchasable: variant?.purchasable ?? false };
+}
+
+function writeQuery(params: Record<'Size' | 'Length', string | null>): void {
+  const url = new URL(window.location.href);
+  for (const [key, value] of Object.entries(params)) {
+    if (value === null) url.searchParams.delete(key);
+    else url.searchParams.set(key, value);
+  }
+  window.history.replaceState(window.history.state, '', url);
+}
+
+/** A colour link that keeps the shopper's size and length when switching colour. */
+function colourHref(url: string, sizeLabel: string | null, lengthLabel: string | null): string {
+  if (sizeLabel === null && lengthLabel === null) return url;
+  const [path = '', query = ''] = url.split('?', 2);
+  const params = new URLSearchParams(query);
+  if (sizeLabel !== null) params.set('Size', sizeLabel);
+  if (lengthLabel !== null) params.set('Length', lengthLabel);
+  return `${path}?${params.toString()}`;
+}
+
+function Choices(props: {
+  productId: number;
+  kind: 'size' | 'length';
+  legend: string;
+  choices: Choice[];
+  selectedId: number | null;
+  onChoose(choice: Choice): void;
+  children?: ReactElement | false;
+}): ReactElement {
+  const { productId, kind } = props;
+  return (
+    <fieldset className={`product-options__group product-options__group--${kind}`}>
+      <legend className="product-options__legend">{props.legend}</legend>
+      <div className="product-options__choices">
+        {props.choices.map((choice) => {
+          const id = `po${productId}-${kind}-${choice.id}`;
+          return (
+            <span className="option" key={choice.id}>
+              <input
+                className="option__input"
+                type="radio"
+                id={id}
+                name={`po${productId}-${kind}`}
+                value={choice.label}
+                checked={props.selectedId === choice.id}
+                onChange={(event: ChangeEvent<HTMLInputElement>) => {
+                  if (event.target.checked) props.onChoose(choice);
+                }}
+              />
+              <label className="option__label" htmlFor={id}>
+                {choice.label}
+              </label>
+            </span>
+          );
+        })}
+      </div>
+      {props.children}
+    </fieldset>
+  );
+}
+
+export default function ProductOptions(props: ProductOptionsProps): ReactElement {
+  const { productId, sizes, lengths } = props;
+  // Undefined during hydration (the store's server snapshot is its initial state).
+  const stored = useShopStore((state) => state.selection[productId]);
+  const sizeId = stored === undefined ? soleId(sizes) : stored.sizeId;
+  const lengthId = stored === undefined ? soleId(lengths) : stored.lengthId;
+
+  useEffect(() => {
+    const query = new URLSearchParams(window.location.search);
+    const fromUrlSize = byLabel(sizes, query.get('Size'));
+    const fromUrlLength = byLabel(lengths, query.get('Length'));
+    store
+      .getState()
+      .setSelection(
+        productId,
+        resolveSelection(props, fromUrlSize ?? soleId(sizes), fromUrlLength ?? soleId(lengths)),
+      );
+    // Props never change for a hydrated island: read the URL once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const choose = (kind: 'size' | 'length', choice: Choice): void => {
+    const nextSize = kind === 'size' ? choice.id : sizeId;
+    const nextLength = kind === 'length' ? choice.id : lengthId;
+    store.getState().setSelection(productId, resolveSelection(props, nextSize, nextLength));
+    writeQuery(kind === 'size' ? { Size: choice.label, Length: labelOf(lengths, lengthId) } : { Size: labelOf(sizes, sizeId), Length: choice.label });
+  };
+
+  const selectedColour = props.colours.find((colour) => colour.selected);
+  // Only after hydration (stored set) do colour links carry the choice, so the first render matches.
+  const keepSize = stored === undefined ? null : labelOf(sizes, sizeId);
+  const keepLength = stored === undefined ? null : labelOf(lengths, lengthId);
+
+  return (
+    <div className="product-options">
+      {props.colours.length > 0 && (
+        <fieldset className="product-options__group product-options__group--colour">
+          <legend className="product-options__legend">
+            {selectedColour === undefined ? props.colourLabel : `${props.colourLabel}: ${selectedColour.label}`}
+          </legend>
+          <ul className="product-options__swatches">
+            {props.colours.map((colour) => (
+              <li key={colour.url}>
+                <a
+                  className={colour.selected ? 'swatch swatch--selected' : 'swatch'}
+                  href={colourHref(colour.url, keepSize, keepLength)}
+                  aria-current={colour.selected ? 'page' : undefined}
+                >
+                  {colour.swatch !== null && (
+                    <span className="swatch__chip" aria-hidden="true" style={{ backgroundColor: colour.swatch }} />
+                  )}
+                  <span className="swatch__label">{colour.label}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      )}
+      {sizes.length > 0 && (
+        <Choices
+          productId={productId}
+          kind="size"
+          legend="Size"
+          choices={sizes}
+          selectedId={sizeId}
+          onChoose={(choice) => choose('size', choice)}
+        >
+          {!props.isGiftCard && props.sizeGuideUrl !== '' && (
+            <a className="product-options__size-guide" href={props.sizeGuideUrl}>
+              Size guide
+            </a>
+          )}
+        </Choices>
+      )}
+      {lengths.length > 0 && (
+        <Choices
+          productId={productId}
+          kind="length"
+          legend="Length"
+          choices={lengths}
+          selectedId={lengthId}
+          onChoose={(choice) => choose('length', choice)}
+        />
+      )}
+    </div>
+  );
+}
+
+function labelOf(choices: Choice[], id: number | null): string | null {
+  if (id === null) return null;
+  return choices.find((choice) => choice.id === id)?.label ?? null;
+}

@@ -1,0 +1,31 @@
+//! Inline SVG icons used by islands. Their markup is repeated verbatim in templates/islands/*.html:
+//! change both together (the parity tests compare them).
+import type { ReactElement } from 'react';
+
+function Icon({ name, d }: { name: string; d: string }): ReactElement {
+  return (
+    <svg
+      className={`icon icon--${name}`}
+      width="24"
+      height="24"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d={d} />
+    </svg>
+  );
+}
+
+export const SEARCH_PATH = 'M11 4a7 7 0 1 0 0 14a7 7 0 1 0 0-14zM20 20l-4-4';
+export const ACCOUNT_PATH = 'M12 12a4 4 0 1 0 0-8a4 4 0 1 0 0 8zM4 21a8 8 0 0 1 16 0';
+export const BAG_PATH = 'M5 8h14l-1 13H6L5 8zM9 8V6a3 3 0 0 1 6 0v2';
+
+export const SearchIcon = (): ReactElement => <Icon name="search" d={SEARCH_PATH} />;
+export const AccountIcon = (): ReactElement => <Icon name="account" d={ACCOUNT_PATH} />;
+export const BagIcon = (): ReactElement => <Icon name="bag" d={BAG_PATH} />;

@@ -1,0 +1,192 @@
+//! `storefront bench`: generates synthetic catalogs and measures cold build, no-change rebuild
+//! and one-product-change rebuild, each in a child `storefront build` process, against a
+//! write-only floor (the same files, same sizes, written with no rendering) measured in the same run.
+
+use anyhow::{Context, Result, bail};
+use clap::Args as ClapArgs;
+use generator::fixtures::{FixtureOptions, write_fixtures};
+use rayon::prelude::*;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+use walkdir_lite::files_with_sizes;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Catalog sizes (products) to measure.
+    #[arg(long, value_delimiter = ',', default_value = "1000,10000")]
+    pub sizes: Vec<usize>,
+    /// Scratch directory (deleted and recreated per size).
+    #[arg(long, default_value = "content-cache/bench")]
+    pub dir: PathBuf,
+    #[arg(long, default_value = "site-src/templates")]
+    pub templates: PathBuf,
+    #[arg(long, default_value = "site-src/dist")]
+    pub bundles: PathBuf,
+}
+
+#[derive(Deserialize)]
+struct Stats {
+    pages: usize,
+    written: Vec<String>,
+    unchanged: usize,
+    seconds: f64,
+    peak_rss_mb: Option<f64>,
+}
+
+mod walkdir_lite {
+    use std::path::{Path, PathBuf};
+    /// Every file below `root` (following the public symlink) with its size.
+    pub fn files_with_sizes(root: &Path) -> std::io::Result<Vec<(PathBuf, u64)>> {
+        let mut out = Vec::new();
+        let mut stack = vec![std::fs::canonicalize(root)?];
+        let base = stack[0].clone();
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir)? {
+                let e = e?;
+                let meta = e.metadata()?;
+                if meta.is_dir() {
+                    stack.push(e.path());
+                } else {
+                    out.push((
+                        e.path()
+                            .strip_prefix(&base)
+                            .unwrap_or(&e.path())
+                            .to_path_buf(),
+                        meta.len(),
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn run_build(args: &Args, export: &Path, work: &Path) -> Result<Stats> {
+    let exe = std::env::current_exe().context("finding the storefront binary")?;
+    let out = Command::new(exe)
+        .arg("build")
+        .arg("--export")
+        .arg(export)
+        .arg("--out")
+        .arg(work.join("public"))
+        .arg("--cache")
+        .arg(work.join("cache"))
+        .arg("--templates")
+        .arg(&args.templates)
+        .arg("--bundles")
+        .arg(&args.bundles)
+        .arg("--stats-json")
+        .output()
+        .context("running storefront build")?;
+    if !out.status.success() {
+        bail!("build failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let line = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(line.trim().lines().last().unwrap_or_default())
+        .context("reading build statistics")
+}
+
+/// Writes the same number of files with the same sizes and directory layout, in parallel, with
+/// no rendering: the floor a build cannot beat on this disk.
+fn write_floor(files: &[(PathBuf, u64)], dir: &Path) -> Result<f64> {
+    let _ = std::fs::remove_dir_all(dir);
+    let max = files.iter().map(|f| f.1).max().unwrap_or(0) as usize;
+    let payload = vec![b'x'; max];
+    let started = Instant::now();
+    files
+        .par_iter()
+        .try_for_each(|(rel, size)| -> std::io::Result<()> {
+            let path = dir.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(path, &payload[..*size as usize])
+        })?;
+    Ok(started.elapsed().as_secs_f64())
+}
+
+/// Changes one product's price in the export, as an editor would.
+fn change_one_product(export: &Path) -> Result<u64> {
+    let path = export.join("catalog/products.json");
+    let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&path)?)?;
+    let product = &mut doc["data"][0];
+    let id = product["id"].as_u64().context("product id")?;
+    product["price"] = serde_json::json!(product["price"].as_f64().unwrap_or(10.0) + 1.0);
+    std::fs::write(&path, serde_json::to_vec(&doc)?)?;
+    Ok(id)
+}
+
+/// Pages of the live site that link to a product: those a change to it must rewrite.
+fn pages_showing(public: &Path, product_id: u64) -> Result<usize> {
+    let needle = format!("/p/{product_id}/");
+    let files = files_with_sizes(public)?;
+    Ok(files
+        .par_iter()
+        .filter(|(rel, _)| rel.extension().is_some_and(|e| e == "html"))
+        .filter(|(rel, _)| {
+            std::fs::read_to_string(public.join(rel))
+                .map(|t| t.contains(&needle))
+                .unwrap_or(false)
+        })
+        .count())
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let cpus = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    println!(
+        "machine: {cpus} cores; release build: {}",
+        !cfg!(debug_assertions)
+    );
+    println!(
+        "| products | pages | cold build | pages/s | write-only floor | build / floor | peak memory | no-change rebuild | files written | one-product rebuild | files written (expected) |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for &size in &args.sizes {
+        let root = args.dir.join(format!("p{size}"));
+        let _ = std::fs::remove_dir_all(&root);
+        let export = root.join("export");
+        write_fixtures(
+            &export,
+            &FixtureOptions {
+                products: size,
+                seed: 7,
+                colours_per_product: 4,
+            },
+        )
+        .context("writing fixtures")?;
+        let work = root.join("site");
+        let cold = run_build(&args, &export, &work)?;
+        let files = files_with_sizes(&work.join("public"))?;
+        let floor = write_floor(&files, &root.join("floor"))?;
+        let _ = std::fs::remove_dir_all(root.join("floor"));
+        let again = run_build(&args, &export, &work)?;
+        let product = change_one_product(&export)?;
+        let expected = pages_showing(&work.join("public"), product)?;
+        let changed = run_build(&args, &export, &work)?;
+        let changed_pages = changed
+            .written
+            .iter()
+            .filter(|p| p.ends_with(".html"))
+            .count();
+        println!(
+            "| {size} | {} | {:.2} s | {:.0} | {:.2} s | {:.2}× | {:.0} MiB | {:.2} s | {} | {:.2} s | {} ({expected}) |",
+            cold.pages,
+            cold.seconds,
+            cold.pages as f64 / cold.seconds,
+            floor,
+            cold.seconds / floor,
+            cold.peak_rss_mb.unwrap_or(0.0),
+            again.seconds,
+            again.written.len(),
+            changed.seconds,
+            changed_pages,
+        );
+        let _ = again.unchanged;
+        let _ = std::fs::remove_dir_all(&root);
+    }
+    Ok(())
+}

@@ -1,0 +1,207 @@
+//! `storefront dev`: builds the store, serves it at http://127.0.0.1:8080 with the API at /api on
+//! the same origin, watches exports, templates and island sources, rebuilds incrementally and
+//! live-reloads the browser. A failed rebuild is shown in the terminal and the browser while the
+//! last good site keeps being served.
+
+use anyhow::{Context, Result};
+use clap::Args as ClapArgs;
+use notify::RecursiveMode;
+use notify_debouncer_full::{DebounceEventResult, new_debouncer};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::mpsc;
+use std::time::Duration;
+use storefront::dev_errors::{self, LastError};
+use storefront::site_server;
+use tower_livereload::{LiveReloadLayer, Reloader};
+
+#[derive(ClapArgs)]
+pub struct Args {
+    #[command(flatten)]
+    pub build: super::build::BuildArgs,
+    /// Address to serve on.
+    #[arg(long, default_value = "127.0.0.1:8080", env = "STOREFRONT_ADDR")]
+    pub addr: SocketAddr,
+    /// Island sources; a change there re-runs the Vite build.
+    #[arg(long, default_value = "site-src/src")]
+    pub island_sources: PathBuf,
+    /// Serve without watching for changes.
+    #[arg(long)]
+    pub no_watch: bool,
+}
+
+/// What a batch of file events asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Rebuild {
+    Site,
+    BundlesThenSite,
+}
+
+/// Output and tool directories whose changes must not trigger rebuilds (or they would loop).
+fn ignored(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let temp_file = name.starts_with(".#")
+        || name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".swx")
+        || name.ends_with(".tmp")
+        || name == "4913";
+    temp_file
+        || path.components().any(|c| {
+            matches!(
+                c.as_os_str().to_str(),
+                Some("public" | "content-cache" | "node_modules" | "dist" | "target" | ".git")
+            )
+        })
+}
+
+fn run_vite_build() -> Result<()> {
+    let status = Command::new("npm")
+        .args(["--prefix", "site-src", "run", "build", "--silent"])
+        .status()
+        .context("running npm --prefix site-src run build")?;
+    anyhow::ensure!(
+        status.success(),
+        "the island bundle build (npm --prefix site-src run build) failed"
+    );
+    Ok(())
+}
+
+fn rebuild(args: &super::build::BuildArgs, last: &LastError, reloader: &Reloader) {
+    let mut opts = args.options();
+    opts.progress = false;
+    match generator::build(&opts) {
+        Ok(report) => {
+            println!("rebuilt: {}", report.summary());
+            last.set(None);
+            if !report.written.is_empty() || !report.deleted.is_empty() {
+                reloader.reload();
+            }
+        }
+        Err(e) => report_error(&e.to_string(), last, reloader),
+    }
+}
+
+fn report_error(error: &str, last: &LastError, reloader: &Reloader) {
+    eprintln!("rebuild failed, still serving the last good site:\n{error}");
+    last.set(Some(error.to_string()));
+    reloader.reload();
+}
+
+pub fn run(args: Args) -> Result<()> {
+    if !args.build.bundles.join(".vite/manifest.json").is_file() {
+        println!("building the island bundles first…");
+        run_vite_build()?;
+    }
+    let last = LastError::default();
+    let live_reload = LiveReloadLayer::new();
+    let reloader = live_reload.reloader();
+    rebuild(&args.build, &last, &reloader);
+
+    let mut watcher = None;
+    if !args.no_watch {
+        let (tx, rx) = mpsc::channel::<Rebuild>();
+        let island_sources = args.island_sources.clone();
+        let mut debouncer = new_debouncer(
+            Duration::from_millis(120),
+            None,
+            move |result: DebounceEventResult| {
+                let Ok(events) = result else { return };
+                let paths: Vec<&PathBuf> = events
+                    .iter()
+                    .flat_map(|e| e.paths.iter())
+                    .filter(|p| !ignored(p))
+                    .collect();
+                if paths.is_empty() {
+                    return;
+                }
+                let kind = if paths.iter().any(|p| {
+                    p.starts_with(&island_sources)
+                        || p.components().any(|c| c.as_os_str() == "src")
+                            && p.to_string_lossy().contains("site-src/src")
+                }) {
+                    Rebuild::BundlesThenSite
+                } else {
+                    Rebuild::Site
+                };
+                let _ = tx.send(kind);
+            },
+        )
+        .context("starting the file watcher")?;
+        let opts = args.build.options();
+        for dir in [&opts.export_dir, &opts.templates_dir, &args.island_sources] {
+            if dir.exists() {
+                debouncer
+                    .watch(dir, RecursiveMode::Recursive)
+                    .with_context(|| format!("watching {}", dir.display()))?;
+            }
+        }
+        watcher = Some(debouncer);
+        let (build_args, last, reloader) = (args.build.clone(), last.clone(), reloader.clone());
+        std::thread::spawn(move || {
+            while let Ok(first) = rx.recv() {
+                // Coalesce whatever else arrived while the last build ran.
+                let mut bundles = first == Rebuild::BundlesThenSite;
+                while let Ok(more) = rx.try_recv() {
+                    bundles |= more == Rebuild::BundlesThenSite;
+                }
+                if bundles && let Err(e) = run_vite_build() {
+                    report_error(&format!("{e:#}"), &last, &reloader);
+                    continue;
+                }
+                rebuild(&build_args, &last, &reloader);
+            }
+        });
+    }
+
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let app = site_server::router(args.build.out.clone(), api::AppState::default())
+            .layer(axum::middleware::from_fn_with_state(
+                last.clone(),
+                dev_errors::inject,
+            ))
+            .layer(live_reload);
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .with_context(|| format!("binding {}", args.addr))?;
+        println!(
+            "serving http://{} (API at /api){}",
+            args.addr,
+            if watcher.is_some() {
+                ", watching for changes"
+            } else {
+                ""
+            }
+        );
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .context("serving")?;
+        drop(watcher);
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outputs_and_editor_temp_files_are_ignored() {
+        assert!(ignored(Path::new("/w/public/index.html")));
+        assert!(ignored(Path::new("/w/site-src/templates/.base.html.swp")));
+        assert!(ignored(Path::new("/w/site-src/templates/base.html~")));
+        assert!(ignored(Path::new("/w/content-cache/build-manifest.json")));
+        assert!(!ignored(Path::new("/w/site-src/templates/base.html")));
+        assert!(!ignored(Path::new(
+            "/w/fixtures/sample/catalog/products.json"
+        )));
+    }
+}

@@ -1,0 +1,4 @@
+//! The storefront application crate: the local servers shared by `storefront dev` and the tests.
+
+pub mod dev_errors;
+pub mod site_server;

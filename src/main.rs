@@ -1,0 +1,57 @@
+//! The `storefront` command: a thin CLI over the generator and api crates.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "storefront",
+    version,
+    about = "Static storefront generator and commerce API"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build the static site from an export into public/.
+    Build(cmd::build::BuildArgs),
+    /// Build the sample store, serve it with the API, and rebuild on every save.
+    Dev(cmd::dev::Args),
+    /// Write a synthetic catalog of any size, for benchmarks.
+    Fixtures(cmd::fixtures::Args),
+    /// Measure build performance on synthetic catalogs.
+    Bench(cmd::bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Build(args) => cmd::build::run(args),
+        Command::Dev(args) => cmd::dev::run(args),
+        Command::Fixtures(args) => cmd::fixtures::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

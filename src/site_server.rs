@@ -1,0 +1,99 @@
+//! Serves a built site the way the static host does: files and directory index pages, then the
+//! `_redirects` rules (legacy routes, client-side screens, per-market 404 pages), with the API
+//! nested at /api on the same origin.
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use generator::redirects;
+use std::path::PathBuf;
+use tower::ServiceExt;
+use tower_http::services::ServeDir;
+
+#[derive(Clone)]
+pub struct SiteState {
+    pub public: PathBuf,
+}
+
+/// The site with the API mounted at /api.
+pub fn router(public: PathBuf, api_state: api::AppState) -> Router {
+    Router::new()
+        .fallback(serve_site)
+        .with_state(SiteState { public })
+        .nest("/api", api::app(api_state))
+}
+
+async fn serve_file(public: &PathBuf, path: &str, req_headers: &axum::http::HeaderMap) -> Response {
+    let Ok(uri) = path.parse::<Uri>() else {
+        return StatusCode::BAD_REQUEST.into_response();
+    };
+    let mut req = Request::builder()
+        .uri(uri)
+        .body(Body::empty())
+        .expect("request builds");
+    for name in [
+        header::IF_NONE_MATCH,
+        header::IF_MODIFIED_SINCE,
+        header::RANGE,
+        header::ACCEPT_ENCODING,
+    ] {
+        if let Some(v) = req_headers.get(&name) {
+            req.headers_mut().insert(name, v.clone());
+        }
+    }
+    match ServeDir::new(public)
+        .append_index_html_on_directories(false)
+        .oneshot(req)
+        .await
+    {
+        Ok(resp) => resp.into_response(),
+        Err(never) => match never {},
+    }
+}
+
+/// Files first, then `path/index.html`, then the first matching redirect rule.
+pub async fn serve_site(State(state): State<SiteState>, req: Request) -> Response {
+    let path = req.uri().path().to_string();
+    let query = req
+        .uri()
+        .query()
+        .map(|q| format!("?{q}"))
+        .unwrap_or_default();
+    let headers = req.headers().clone();
+    if !path.ends_with('/') || path == "/" {
+        let resp = serve_file(&state.public, &path, &headers).await;
+        if resp.status() != StatusCode::NOT_FOUND {
+            return resp;
+        }
+    }
+    let index = format!("{}/index.html", path.trim_end_matches('/'));
+    let resp = serve_file(&state.public, &index, &headers).await;
+    if resp.status() != StatusCode::NOT_FOUND {
+        return resp;
+    }
+    let rules = std::fs::read_to_string(state.public.join("_redirects"))
+        .ok()
+        .and_then(|t| redirects::parse(&t).ok())
+        .unwrap_or_default();
+    match redirects::resolve(&rules, path.trim_end_matches('/')) {
+        Some((to, status @ (301 | 302 | 307 | 308))) => {
+            let mut resp = Response::new(Body::empty());
+            *resp.status_mut() =
+                StatusCode::from_u16(status).unwrap_or(StatusCode::MOVED_PERMANENTLY);
+            if let Ok(v) = HeaderValue::from_str(&format!("{to}{query}")) {
+                resp.headers_mut().insert(header::LOCATION, v);
+            }
+            resp
+        }
+        Some((to, status)) => {
+            let mut resp = serve_file(&state.public, &to, &headers).await;
+            if resp.status() == StatusCode::OK {
+                *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+            }
+            resp
+        }
+        None => (StatusCode::NOT_FOUND, "This page could not be found").into_response(),
+    }
+}

@@ -1,0 +1,129 @@
+//! Helpers shared by the integration tests: build the sample store (or a modified copy of it) into
+//! a temporary directory and read its output.
+#![allow(dead_code)]
+
+use generator::{BuildOptions, BuildReport};
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn sample_export() -> PathBuf {
+    repo().join("fixtures/sample")
+}
+
+pub struct Site {
+    pub dir: TempDir,
+    pub export: PathBuf,
+}
+
+impl Site {
+    pub fn public(&self) -> PathBuf {
+        self.dir.path().join("public")
+    }
+
+    pub fn options(&self) -> BuildOptions {
+        BuildOptions {
+            export_dir: self.export.clone(),
+            templates_dir: repo().join("site-src/templates"),
+            bundles_dir: repo().join("site-src/dist"),
+            public_dir: self.public(),
+            cache_dir: self.dir.path().join("cache"),
+            progress: false,
+        }
+    }
+
+    pub fn build(&self) -> Result<BuildReport, generator::BuildError> {
+        generator::build(&self.options())
+    }
+
+    pub fn read(&self, url_path: &str) -> String {
+        let file = generator::plan::file_for(url_path);
+        std::fs::read_to_string(self.public().join(&file))
+            .unwrap_or_else(|e| panic!("{url_path} ({file}): {e}"))
+    }
+
+    pub fn exists(&self, url_path: &str) -> bool {
+        self.public()
+            .join(generator::plan::file_for(url_path))
+            .is_file()
+    }
+
+    /// The live generation directory the public symlink points at.
+    pub fn live(&self) -> PathBuf {
+        std::fs::canonicalize(self.public()).expect("public resolves")
+    }
+}
+
+/// A site built from the sample store as it is in the repository.
+pub fn built_sample() -> Site {
+    let site = Site {
+        dir: tempfile::tempdir().expect("temp dir"),
+        export: sample_export(),
+    };
+    site.build()
+        .unwrap_or_else(|e| panic!("sample store builds: {e}"));
+    site
+}
+
+/// A site whose export is a private copy of the sample store, for tests that change it.
+pub fn copied_sample() -> Site {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let export = dir.path().join("export");
+    copy_dir(&sample_export(), &export);
+    Site { dir, export }
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.expect("walk");
+        let target = to.join(entry.path().strip_prefix(from).expect("prefix"));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Edits a JSON file of the export in place.
+pub fn edit_json(export: &Path, file: &str, edit: impl FnOnce(&mut serde_json::Value)) {
+    let path = export.join(file);
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
+    edit(&mut doc);
+    std::fs::write(&path, serde_json::to_vec_pretty(&doc).expect("serialise")).expect("write");
+}
+
+/// Every file below the live site with its inode, to see which were rewritten.
+pub fn snapshot_files(root: &Path) -> std::collections::BTreeMap<String, u64> {
+    use std::os::unix::fs::MetadataExt;
+    let root = std::fs::canonicalize(root).expect("root");
+    walkdir::WalkDir::new(&root)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            (
+                e.path()
+                    .strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .to_string(),
+                e.metadata().unwrap().ino(),
+            )
+        })
+        .collect()
+}
+
+/// The `content` of the first `<meta name|property=key>` or the href of `<link rel=key>`.
+pub fn attr_after<'a>(html: &'a str, marker: &str, attr: &str) -> Option<&'a str> {
+    let start = html.find(marker)?;
+    let tag_end = html[start..].find('>')? + start;
+    let tag = &html[start..tag_end];
+    let a = tag.find(&format!("{attr}=\""))? + attr.len() + 2;
+    let end = tag[a..].find('"')? + a;
+    Some(&tag[a..end])
+}

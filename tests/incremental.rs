@@ -1,0 +1,201 @@
+//! Incremental and atomic builds: no change writes nothing; a changed product rewrites exactly
+//! the pages that show it; a removed product's pages are deleted; a template error or a killed
+//! build leaves the live site intact.
+
+mod common;
+
+use common::*;
+use std::collections::BTreeSet;
+
+#[test]
+fn a_rebuild_with_no_change_writes_no_file() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let live = site.live();
+    let before = snapshot_files(&site.public());
+    let report = site.build().unwrap();
+    assert!(
+        report.written.is_empty(),
+        "wrote {:?}",
+        &report.written[..report.written.len().min(5)]
+    );
+    assert!(report.deleted.is_empty());
+    assert!(report.generation.is_none(), "no new generation");
+    assert_eq!(site.live(), live);
+    assert_eq!(snapshot_files(&site.public()), before);
+}
+
+/// Pages of the live site whose HTML links to the product.
+fn pages_linking_to(site: &Site, product_id: u64) -> BTreeSet<String> {
+    let needle = format!("/p/{product_id}/");
+    snapshot_files(&site.public())
+        .into_keys()
+        .filter(|f| f.ends_with(".html"))
+        .filter(|f| {
+            std::fs::read_to_string(site.public().join(f))
+                .unwrap()
+                .contains(&needle)
+        })
+        .collect()
+}
+
+#[test]
+fn one_changed_product_rewrites_exactly_the_pages_that_show_it() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let mut id = 0;
+    edit_json(&site.export, "catalog/products.json", |d| {
+        let p = &mut d["data"][5];
+        id = p["id"].as_u64().unwrap();
+        p["name"] = serde_json::json!(format!("{} Renamed", p["name"].as_str().unwrap()));
+    });
+    let expected = pages_linking_to(&site, id);
+    assert!(
+        expected.iter().any(|p| p.contains(&format!("p/{id}/"))),
+        "its own pages are expected"
+    );
+    assert!(
+        expected.iter().any(|p| p.contains("browse/")),
+        "listing pages that show it are expected"
+    );
+    let before = snapshot_files(&site.public());
+    let report = site.build().unwrap();
+    let written: BTreeSet<String> = report.written.iter().cloned().collect();
+    assert_eq!(
+        written, expected,
+        "rewritten pages = pages that show the product"
+    );
+    let after = snapshot_files(&site.public());
+    for (file, inode) in &after {
+        if !expected.contains(file) {
+            assert_eq!(
+                before.get(file),
+                Some(inode),
+                "{file} was carried over, not rewritten"
+            );
+        }
+    }
+    assert!(
+        std::fs::read_to_string(
+            site.public()
+                .join(expected.iter().find(|p| p.starts_with("p/")).unwrap())
+        )
+        .unwrap()
+        .contains("Renamed")
+    );
+}
+
+#[test]
+fn a_removed_product_has_its_pages_deleted() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let mut id = 0;
+    edit_json(&site.export, "catalog/products.json", |d| {
+        let removed = d["data"].as_array_mut().unwrap().remove(7);
+        id = removed["id"].as_u64().unwrap();
+    });
+    edit_json(&site.export, "catalog/collections.json", |d| {
+        for c in d["data"].as_array_mut().unwrap() {
+            c["product_ids"]
+                .as_array_mut()
+                .unwrap()
+                .retain(|p| p.as_u64() != Some(id));
+        }
+    });
+    edit_json(&site.export, "catalog/inventory.json", |d| {
+        let products: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(site.export.join("catalog/products.json")).unwrap(),
+        )
+        .unwrap();
+        let live: std::collections::HashSet<u64> = products["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|p| {
+                p["variants"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v["id"].as_u64().unwrap())
+            })
+            .collect();
+        d["data"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|i| live.contains(&i["identity"]["variant_id"].as_u64().unwrap()));
+    });
+    let own_pages: Vec<String> = snapshot_files(&site.public())
+        .into_keys()
+        .filter(|f| f.contains(&format!("p/{id}/")))
+        .collect();
+    assert!(
+        own_pages.len() >= 3,
+        "the product had pages in every market"
+    );
+    let report = site.build().unwrap();
+    for page in &own_pages {
+        assert!(report.deleted.contains(page), "{page} reported deleted");
+        assert!(!site.public().join(page).exists(), "{page} is gone");
+    }
+    assert!(
+        pages_linking_to(&site, id).is_empty(),
+        "nothing links to the removed product"
+    );
+}
+
+#[test]
+fn a_template_error_leaves_the_live_site_and_no_half_generation() {
+    let site = copied_sample();
+    let templates = site.dir.path().join("templates");
+    copy_dir(&repo().join("site-src/templates"), &templates);
+    let mut opts = site.options();
+    opts.templates_dir = templates.clone();
+    generator::build(&opts).unwrap();
+    let live = site.live();
+    let before = snapshot_files(&site.public());
+    let page = templates.join("pages/product.html");
+    let text = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(&page, format!("{text}{{{{ 1 / 0 }}}}")).unwrap();
+    let err = generator::build(&opts).unwrap_err().to_string();
+    assert!(err.contains("rendering /"), "{err}");
+    assert_eq!(site.live(), live);
+    assert_eq!(snapshot_files(&site.public()), before);
+    let leftovers: Vec<_> = std::fs::read_dir(site.dir.path().join("cache/generations"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "the unfinished generation was removed"
+    );
+}
+
+#[test]
+fn a_killed_build_is_recovered_by_the_next_one() {
+    let site = copied_sample();
+    site.build().unwrap();
+    // A build killed half-way leaves an unfinished generation and possibly a stale manifest.
+    let stale = site.dir.path().join("cache/generations/gen-1-1.tmp/p");
+    std::fs::create_dir_all(&stale).unwrap();
+    std::fs::write(stale.join("half.html"), "<html>").unwrap();
+    std::fs::write(
+        site.dir.path().join("cache/build-manifest.json"),
+        b"{\"version\":1,\"generation\":\"gen-gone\",\"files\":{}}",
+    )
+    .unwrap();
+    let report = site.build().unwrap();
+    assert!(
+        !report.written.is_empty(),
+        "an untrusted manifest means a full rebuild"
+    );
+    assert!(
+        !site
+            .dir
+            .path()
+            .join("cache/generations/gen-1-1.tmp")
+            .exists(),
+        "the unfinished generation was pruned"
+    );
+    assert!(site.exists("/"));
+}
