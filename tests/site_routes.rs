@@ -125,7 +125,7 @@ fn every_route_exists_in_every_market_with_its_currency_canonical_and_hreflang()
             let html = site.read(&market.path(route));
             let symbol = market.currency.symbol();
             assert!(
-                html.contains(&format!("{symbol}")),
+                html.contains(symbol),
                 "{route} in {}: shows {symbol}",
                 market.code
             );

@@ -626,7 +626,10 @@ impl<'a> Shared<'a> {
         };
         let gallery: Vec<_> = media
             .iter()
-            .map(|(video, src, alt)| json!({"src": src, "alt": alt, "video": video, "widths": GALLERY_WIDTHS, "sizes": "(min-width: 768px) 50vw, 100vw"}))
+            .map(|(video, src, alt)| {
+                let srcset = if *video { String::new() } else { crate::render::srcset(src.clone(), GALLERY_WIDTHS.to_vec()) };
+                json!({"src": src, "alt": alt, "video": video, "srcset": srcset, "sizes": "(min-width: 768px) 50vw, 100vw"})
+            })
             .collect();
         let base = &catalog.store.base_url;
         let canonical = meta.canonical.clone().unwrap_or_default();
@@ -806,6 +809,11 @@ impl MergeBlocks for Value {
     }
 }
 
+/// Converts any serialisable value into a template value.
+fn to_value<T: Serialize>(value: T) -> Value {
+    Value::from(minijinja::value::Serde(value))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -858,9 +866,4 @@ mod tests {
             "It's a tiered midi."
         );
     }
-}
-
-/// Converts any serialisable value into a template value.
-fn to_value<T: Serialize>(value: T) -> Value {
-    Value::from(minijinja::value::Serde(value))
 }

@@ -104,7 +104,7 @@ pub fn parse(text: &str) -> Result<Vec<Rule>, String> {
 pub fn resolve(rules: &[Rule], path: &str) -> Option<(String, u16)> {
     rules.iter().find_map(|r| {
         let splat = match r.from.strip_suffix("/*") {
-            Some(prefix) if prefix.is_empty() => Some(path.trim_start_matches('/')),
+            Some("") => Some(path.trim_start_matches('/')),
             Some(prefix) => path.strip_prefix(prefix).and_then(|rest| {
                 if rest.is_empty() {
                     Some("")

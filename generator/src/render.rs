@@ -167,7 +167,7 @@ fn length(value: Value) -> Result<usize, Error> {
 }
 
 /// `srcset(url, widths)`: the media host's resize parameters for each width.
-fn srcset(url: String, widths: Vec<u32>) -> String {
+pub fn srcset(url: String, widths: Vec<u32>) -> String {
     let sep = if url.contains('?') { '&' } else { '?' };
     widths
         .iter()
