@@ -109,9 +109,14 @@ fn text_output<'a>(path: String, text: String) -> Planned<'a> {
     }
 }
 
+/// Files copied as they are: `dir`'s files under `prefix` (empty for the site root). Vite's own
+/// bookkeeping (`.vite/`) is not published.
 fn copied_outputs<'a>(dir: &Path, prefix: &str) -> Result<Vec<Planned<'a>>, IoError> {
     let mut out = Vec::new();
-    for entry in WalkDir::new(dir).into_iter() {
+    for entry in WalkDir::new(dir)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".vite")
+    {
         let entry = entry.map_err(|e| IoError {
             path: dir.display().to_string(),
             action: "list",
@@ -127,8 +132,13 @@ fn copied_outputs<'a>(dir: &Path, prefix: &str) -> Result<Vec<Planned<'a>>, IoEr
             .to_string_lossy()
             .replace('\\', "/");
         let bytes = std::fs::read(entry.path()).map_err(io_err(entry.path(), "read"))?;
+        let path = if prefix.is_empty() {
+            rel
+        } else {
+            format!("{prefix}/{rel}")
+        };
         out.push(Planned {
-            path: format!("{prefix}/{rel}"),
+            path,
             fingerprint: blake3::hash(&bytes).to_hex().to_string(),
             source: Source::Copy(entry.path().to_path_buf()),
         });
@@ -202,7 +212,8 @@ pub fn build_loaded(
         "_redirects".into(),
         crate::redirects::to_netlify(&crate::redirects::rules()),
     ));
-    planned.extend(copied_outputs(&bundles.dist_dir.join("assets"), "assets")?);
+    // Everything Vite emits: hashed bundles under assets/ and its public/ files (the favicon).
+    planned.extend(copied_outputs(&bundles.dist_dir, "")?);
     if let Some(media) = &inputs.media_dir {
         planned.extend(copied_outputs(media, "media")?);
     }

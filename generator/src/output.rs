@@ -120,7 +120,22 @@ impl NewGeneration {
     }
 
     fn target(&self, rel: &str) -> Result<PathBuf, IoError> {
-        let path = self.tmp_dir.join(rel);
+        // Output paths come from data (slugs, file names): never let one escape the generation.
+        let relative = Path::new(rel);
+        if !relative
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+        {
+            return Err(IoError {
+                path: rel.to_string(),
+                action: "place output",
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "output paths must be relative and stay inside the site",
+                ),
+            });
+        }
+        let path = self.tmp_dir.join(relative);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(io_err(parent, "create directory"))?;
         }
@@ -187,6 +202,28 @@ impl Drop for NewGeneration {
         if !self.published {
             let _ = std::fs::remove_dir_all(&self.tmp_dir);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outputs_cannot_escape_the_generation() {
+        let dir = tempfile::tempdir().unwrap();
+        let dirs = OutputDirs {
+            public: dir.path().join("public"),
+            cache: dir.path().join("cache"),
+        };
+        let generation = NewGeneration::create(&dirs).unwrap();
+        for bad in ["/etc/x", "../x", "a/../../x", ""] {
+            assert!(
+                generation.write(bad, b"x").is_err(),
+                "{bad:?} must be refused"
+            );
+        }
+        generation.write("a/b.html", b"ok").unwrap();
     }
 }
 
