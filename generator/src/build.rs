@@ -189,7 +189,7 @@ pub fn build_loaded(
         global,
     })
     .map_err(BuildError::Load)?;
-    let shared = Shared::new(catalog, content, &site, bundles);
+    let shared = Shared::new(catalog, content, &site, bundles, templates);
 
     let mut planned: Vec<Planned> = pages
         .iter()

@@ -3,6 +3,7 @@
 
 use crate::bundles::Bundles;
 use crate::plan::{Page, PageKind, SHELLS};
+use crate::render::Templates;
 use crate::seo::{self, Alternate};
 use crate::site::SiteModel;
 use domain::catalog::{Catalog, Colourway, OptionKind, Price, Product};
@@ -148,7 +149,7 @@ fn media_of(catalog: &Catalog, product: &Product, way: &Colourway) -> Vec<(Strin
     }
 }
 
-fn card(catalog: &Catalog, product: &Product, market: &Market) -> Value {
+fn card(catalog: &Catalog, product: &Product, market: &Market) -> serde_json::Value {
     let mi = market.index();
     let way = &product.colourways[default_colourway(product)];
     let media = media_of(catalog, product, way);
@@ -158,7 +159,7 @@ fn card(catalog: &Catalog, product: &Product, market: &Market) -> Value {
         .iter()
         .map(|c| json!({"label": c.label, "swatch": c.swatch, "url": colourway_url(market, product, c), "image": media_of(catalog, product, c)[0].0}))
         .collect();
-    to_value(json!({
+    json!({
         "id": product.id,
         "name": product.name,
         "url": colourway_url(market, product, way),
@@ -171,7 +172,16 @@ fn card(catalog: &Catalog, product: &Product, market: &Market) -> Value {
         "percent_off": percent_off(&price),
         "swatches": swatches,
         "colour_count": product.colourways.len(),
-    }))
+    })
+}
+
+/// A card with its markup rendered once: the same card appears on many listings and product
+/// pages, so pages print `html` instead of running the card macro again.
+fn prerendered_card(templates: &Templates, mut card: serde_json::Value) -> Value {
+    if let Ok(html) = templates.render_card(&card) {
+        card["html"] = serde_json::Value::String(html);
+    }
+    to_value(card)
 }
 
 /// Prefixes site-relative links in content with the market path; media and asset paths stay as they are.
@@ -265,13 +275,18 @@ impl<'a> Shared<'a> {
         content: &'a Content,
         site: &'a SiteModel,
         bundles: &Bundles,
+        templates: &Templates,
     ) -> Shared<'a> {
         use rayon::prelude::*;
         let chrome = std::array::from_fn(|mi| chrome_value(content, &MARKETS[mi]));
         let cards = catalog
             .products
             .par_iter()
-            .map(|p| std::array::from_fn(|mi| card(catalog, p, &MARKETS[mi])))
+            .map(|p| {
+                std::array::from_fn(|mi| {
+                    prerendered_card(templates, card(catalog, p, &MARKETS[mi]))
+                })
+            })
             .collect();
         let mut content_presence: HashMap<String, [bool; 3]> = HashMap::new();
         for (mi, mc) in content.markets.iter().enumerate() {
@@ -738,7 +753,7 @@ impl<'a> Shared<'a> {
 }
 
 /// Colour and size facet counts over a listing's products: how many products offer each value.
-fn facets(catalog: &Catalog, members: &[usize]) -> serde_json::Value {
+pub fn facets(catalog: &Catalog, members: &[usize]) -> serde_json::Value {
     let mut colours: BTreeMap<String, (Option<String>, usize)> = BTreeMap::new();
     let mut sizes: Vec<(String, usize)> = Vec::new();
     for &pi in members {

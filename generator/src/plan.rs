@@ -315,9 +315,12 @@ pub fn plan(inputs: &PlanInputs) -> Result<Vec<Page>, LoadErrors> {
                     h.update(c.name.as_bytes());
                 }
             }
-            for &pi in &site.category_products[ci] {
-                h.update(&site.product_digest[pi]);
-            }
+            listing_inputs(
+                &mut h,
+                catalog,
+                &site.category_products[ci],
+                &site.product_digest,
+            );
             add(
                 PageKind::Category(ci),
                 cat.path.clone(),
@@ -327,9 +330,12 @@ pub fn plan(inputs: &PlanInputs) -> Result<Vec<Page>, LoadErrors> {
         for (ci, col) in catalog.collections.iter().enumerate() {
             let mut h = blake3::Hasher::new();
             h.update(&crate::site::digest_of(col));
-            for &pi in &site.collection_products[ci] {
-                h.update(&site.product_digest[pi]);
-            }
+            listing_inputs(
+                &mut h,
+                catalog,
+                &site.collection_products[ci],
+                &site.product_digest,
+            );
             add(
                 PageKind::Collection(ci),
                 collection_path(col.id),
@@ -378,6 +384,25 @@ pub fn plan(inputs: &PlanInputs) -> Result<Vec<Page>, LoadErrors> {
     }
     check_paths(&pages, content)?;
     Ok(pages)
+}
+
+/// What a listing page shows of its products: the total, the first page's cards and the facet
+/// counts. A product further down the listing changes the page only through these.
+fn listing_inputs(
+    h: &mut blake3::Hasher,
+    catalog: &Catalog,
+    members: &[usize],
+    product_digest: &[Digest],
+) {
+    h.update(&members.len().to_le_bytes());
+    for &pi in members.iter().take(crate::context::PER_PAGE) {
+        h.update(&product_digest[pi]);
+    }
+    h.update(
+        crate::context::facets(catalog, members)
+            .to_string()
+            .as_bytes(),
+    );
 }
 
 /// Two pages wanting the same file, or a content page inside another route's namespace, is an error.

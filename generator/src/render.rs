@@ -7,6 +7,9 @@ use std::cell::Cell;
 use std::path::Path;
 use walkdir::WalkDir;
 
+/// Internal template that renders one product card through the card macro.
+const CARD_TEMPLATE: &str = "_prerender/card.html";
+
 thread_local! {
     /// Island ids are unique within a page; the counter restarts for every page rendered on a thread.
     static ISLAND_COUNTER: Cell<usize> = const { Cell::new(0) };
@@ -65,10 +68,27 @@ impl Templates {
                 .map_err(|source| TemplateError::Syntax { name, source })?;
         }
         configure(&mut env);
+        if env.get_template("macros/card.html").is_ok() {
+            env.add_template_owned(
+                CARD_TEMPLATE,
+                "{% from \"macros/card.html\" import card %}{{ card(c, 3) }}".to_string(),
+            )
+            .map_err(|source| TemplateError::Syntax {
+                name: CARD_TEMPLATE.into(),
+                source,
+            })?;
+        }
         Ok(Templates {
             env,
             digest: *hasher.finalize().as_bytes(),
         })
+    }
+
+    /// The lazy-loading product card (`macros/card.html`) for one card value.
+    pub fn render_card(&self, card: &serde_json::Value) -> Result<String, Error> {
+        self.env
+            .get_template(CARD_TEMPLATE)?
+            .render(context! { c => minijinja::value::Serde(card) })
     }
 
     /// Renders one page and puts its island preloads in place of `<!--island-preloads-->`.

@@ -10,7 +10,6 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
-use walkdir_lite::files_with_sizes;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -35,32 +34,23 @@ struct Stats {
     peak_rss_mb: Option<f64>,
 }
 
-mod walkdir_lite {
-    use std::path::{Path, PathBuf};
-    /// Every file below `root` (following the public symlink) with its size.
-    pub fn files_with_sizes(root: &Path) -> std::io::Result<Vec<(PathBuf, u64)>> {
-        let mut out = Vec::new();
-        let mut stack = vec![std::fs::canonicalize(root)?];
-        let base = stack[0].clone();
-        while let Some(dir) = stack.pop() {
-            for e in std::fs::read_dir(&dir)? {
-                let e = e?;
-                let meta = e.metadata()?;
-                if meta.is_dir() {
-                    stack.push(e.path());
-                } else {
-                    out.push((
-                        e.path()
-                            .strip_prefix(&base)
-                            .unwrap_or(&e.path())
-                            .to_path_buf(),
-                        meta.len(),
-                    ));
-                }
-            }
+/// Every file of the live site (following the public symlink) with its size, relative to the root.
+fn files_with_sizes(root: &Path) -> Result<Vec<(PathBuf, u64)>> {
+    let root =
+        std::fs::canonicalize(root).with_context(|| format!("resolving {}", root.display()))?;
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(&root) {
+        let entry = entry?;
+        if entry.file_type().is_file() {
+            let rel = entry
+                .path()
+                .strip_prefix(&root)
+                .unwrap_or(entry.path())
+                .to_path_buf();
+            out.push((rel, entry.metadata()?.len()));
         }
-        Ok(out)
     }
+    Ok(out)
 }
 
 fn run_build(args: &Args, export: &Path, work: &Path) -> Result<Stats> {

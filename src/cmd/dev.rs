@@ -105,7 +105,9 @@ pub fn run(args: Args) -> Result<()> {
     let mut watcher = None;
     if !args.no_watch {
         let (tx, rx) = mpsc::channel::<Rebuild>();
-        let island_sources = args.island_sources.clone();
+        // notify reports absolute paths.
+        let island_sources = std::fs::canonicalize(&args.island_sources)
+            .unwrap_or_else(|_| args.island_sources.clone());
         let mut debouncer = new_debouncer(
             Duration::from_millis(120),
             None,
@@ -119,11 +121,7 @@ pub fn run(args: Args) -> Result<()> {
                 if paths.is_empty() {
                     return;
                 }
-                let kind = if paths.iter().any(|p| {
-                    p.starts_with(&island_sources)
-                        || p.components().any(|c| c.as_os_str() == "src")
-                            && p.to_string_lossy().contains("site-src/src")
-                }) {
+                let kind = if paths.iter().any(|p| p.starts_with(&island_sources)) {
                     Rebuild::BundlesThenSite
                 } else {
                     Rebuild::Site
