@@ -10,7 +10,6 @@ use crate::render::{TemplateError, Templates};
 use crate::seo;
 use crate::site::{Digest, SiteModel};
 use domain::error::LoadErrors;
-use domain::market::MARKETS;
 use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -56,13 +55,15 @@ pub struct BuildReport {
     pub deleted: Vec<String>,
     pub pages: usize,
     pub elapsed: Duration,
+    /// Time spent in each phase, in order.
+    pub phases: Vec<(&'static str, Duration)>,
     pub generation: Option<String>,
 }
 
 impl BuildReport {
     pub fn summary(&self) -> String {
         format!(
-            "{} pages: {} files written, {} unchanged, {} deleted in {:.2}s",
+            "{} pages: {} files written, {} unchanged, {} deleted in {:.2}s (until live)",
             self.pages,
             self.written.len(),
             self.unchanged,
@@ -89,8 +90,32 @@ pub enum BuildError {
     Io(#[from] IoError),
 }
 
+/// Wall-clock time per build phase, for the summary and the benchmark.
+struct Phases {
+    last: Instant,
+    done: Vec<(&'static str, Duration)>,
+}
+
+impl Phases {
+    fn new() -> Phases {
+        Phases {
+            last: Instant::now(),
+            done: Vec::new(),
+        }
+    }
+    fn mark(&mut self, name: &'static str) {
+        let now = Instant::now();
+        self.done.push((name, now - self.last));
+        self.last = now;
+    }
+    fn done(self) -> Vec<(&'static str, Duration)> {
+        self.done
+    }
+}
+
 enum Source<'a> {
     Page(&'a Page),
+    Sitemap(&'a seo::SitemapFile<'a>),
     Text(String),
     Copy(PathBuf),
 }
@@ -157,8 +182,11 @@ pub fn load(opts: &BuildOptions) -> Result<(Inputs, Templates, Bundles), BuildEr
 pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     let (inputs, templates, bundles) = load(opts)?;
+    let loaded = started.elapsed();
     let mut report = build_loaded(opts, &inputs, &templates, &bundles)?;
-    report.elapsed = started.elapsed();
+    report.phases.insert(0, ("load", loaded));
+    // Time until the new site is live, loading included (pruning afterwards is not).
+    report.elapsed += loaded;
     Ok(report)
 }
 
@@ -170,9 +198,11 @@ pub fn build_loaded(
     bundles: &Bundles,
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
+    let mut phases = Phases::new();
     let catalog = &inputs.catalog;
     let content = &inputs.content;
     let site = SiteModel::new(catalog);
+    phases.mark("site model");
     let global: [Digest; 3] = std::array::from_fn(|mi| {
         let mut h = blake3::Hasher::new();
         h.update(generator_identity().as_bytes());
@@ -189,6 +219,7 @@ pub fn build_loaded(
         global,
     })
     .map_err(BuildError::Load)?;
+    phases.mark("plan");
     let shared = Shared::new(catalog, content, &site, bundles, templates);
 
     let mut planned: Vec<Planned> = pages
@@ -200,12 +231,23 @@ pub fn build_loaded(
         })
         .collect();
     let base = &catalog.store.base_url;
-    let mut per_market: [Vec<seo::SitemapEntry>; 3] = Default::default();
-    for p in pages.iter().filter(|p| p.kind.indexable()) {
-        per_market[p.market.index()].push(seo::sitemap_entry(base, p, shared.presence(p)));
-    }
-    for (name, xml) in seo::sitemaps(base, per_market) {
-        planned.push(text_output(name, xml));
+    let sitemaps = seo::plan_sitemaps(
+        pages
+            .iter()
+            .filter(|p| p.kind.indexable())
+            .map(|p| (p, shared.presence(p))),
+    );
+    let sitemap_names: Vec<&str> = sitemaps.iter().map(|f| f.name.as_str()).collect();
+    planned.push(text_output(
+        "sitemap.xml".into(),
+        seo::sitemap_index(base, &sitemap_names),
+    ));
+    for file in &sitemaps {
+        planned.push(Planned {
+            path: file.name.clone(),
+            fingerprint: seo::sitemap_fingerprint(base, file),
+            source: Source::Sitemap(file),
+        });
     }
     planned.push(text_output("robots.txt".into(), seo::robots(base)));
     planned.push(text_output(
@@ -218,6 +260,7 @@ pub fn build_loaded(
         planned.extend(copied_outputs(media, "media")?);
     }
 
+    phases.mark("outputs");
     let dirs = OutputDirs {
         public: opts.public_dir.clone(),
         cache: opts.cache_dir.clone(),
@@ -246,9 +289,11 @@ pub fn build_loaded(
         pages: pages.len(),
         ..Default::default()
     };
+    phases.mark("compare");
     if previous.is_some() && changed_count == 0 && deleted.is_empty() {
         report.unchanged = planned.len();
         report.elapsed = started.elapsed();
+        report.phases = phases.done();
         return Ok(report);
     }
 
@@ -282,6 +327,10 @@ pub fn build_loaded(
                         })?;
                     generation.write(&p.path, html.as_bytes())?;
                 }
+                Source::Sitemap(file) => generation.write(
+                    &p.path,
+                    seo::sitemap_xml(&catalog.store.base_url, file).as_bytes(),
+                )?,
                 Source::Text(text) => generation.write(&p.path, text.as_bytes())?,
                 Source::Copy(src) => generation.copy_from(&p.path, src)?,
             }
@@ -290,8 +339,12 @@ pub fn build_loaded(
         .collect();
     bar.finish_and_clear();
     let written: Vec<String> = results?.into_iter().flatten().collect();
+    phases.mark("render and write");
     let name = generation.name.clone();
     generation.publish(&dirs, &new_manifest(&name, new_files))?;
+    phases.mark("publish");
+    // The new site is live now; removing superseded generations is cleanup, timed on its own.
+    report.elapsed = started.elapsed();
     let keep_previous = live
         .as_ref()
         .and_then(|l| l.file_name())
@@ -302,7 +355,7 @@ pub fn build_loaded(
     report.written = written;
     report.deleted = deleted;
     report.generation = Some(name);
-    report.elapsed = started.elapsed();
-    let _ = MARKETS;
+    phases.mark("prune old generations");
+    report.phases = phases.done();
     Ok(report)
 }

@@ -14,6 +14,7 @@ use minijinja::{Value, context};
 use serde::Serialize;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
 pub const PER_PAGE: usize = 48;
 pub const GALLERY_WIDTHS: [u32; 4] = [200, 453, 768, 1517];
@@ -27,8 +28,10 @@ pub struct Shared<'a> {
     pub site: &'a SiteModel,
     chrome: [Value; 3],
     assets: Value,
-    /// Product card per product index, per market.
-    cards: Vec<[Value; 3]>,
+    templates: &'a Templates,
+    /// Product card per product index, per market, rendered on first use: a build that changes
+    /// few pages renders few cards.
+    cards: Vec<[OnceLock<Value>; 3]>,
     /// Which markets have a content page at a slug.
     content_presence: HashMap<String, [bool; 3]>,
 }
@@ -275,18 +278,13 @@ impl<'a> Shared<'a> {
         content: &'a Content,
         site: &'a SiteModel,
         bundles: &Bundles,
-        templates: &Templates,
+        templates: &'a Templates,
     ) -> Shared<'a> {
-        use rayon::prelude::*;
         let chrome = std::array::from_fn(|mi| chrome_value(content, &MARKETS[mi]));
         let cards = catalog
             .products
-            .par_iter()
-            .map(|p| {
-                std::array::from_fn(|mi| {
-                    prerendered_card(templates, card(catalog, p, &MARKETS[mi]))
-                })
-            })
+            .iter()
+            .map(|_| std::array::from_fn(|_| OnceLock::new()))
             .collect();
         let mut content_presence: HashMap<String, [bool; 3]> = HashMap::new();
         for (mi, mc) in content.markets.iter().enumerate() {
@@ -300,9 +298,25 @@ impl<'a> Shared<'a> {
             site,
             chrome,
             assets: to_value(json!({"css": bundles.css, "entry": bundles.entry})),
+            templates,
             cards,
             content_presence,
         }
+    }
+
+    fn card(&self, product: usize, market: usize) -> Value {
+        self.cards[product][market]
+            .get_or_init(|| {
+                prerendered_card(
+                    self.templates,
+                    card(
+                        self.catalog,
+                        &self.catalog.products[product],
+                        &MARKETS[market],
+                    ),
+                )
+            })
+            .clone()
     }
 
     /// Markets in which the page exists (content pages may be missing in some).
@@ -564,7 +578,7 @@ impl<'a> Shared<'a> {
         let first_page: Vec<Value> = members
             .iter()
             .take(PER_PAGE)
-            .map(|&pi| self.cards[pi][mi].clone())
+            .map(|&pi| self.card(pi, mi))
             .collect();
         let facets = facets(self.catalog, members);
         let props = json!({"kind": kind, "id": id, "market": market.code, "total": total, "page": 1, "perPage": PER_PAGE, "sort": "featured", "facets": facets});
@@ -722,7 +736,7 @@ impl<'a> Shared<'a> {
         let on_sale = price.sale.is_some();
         let cards = |list: &[usize]| {
             list.iter()
-                .map(|&r| self.cards[r][mi].clone())
+                .map(|&r| self.card(r, mi))
                 .collect::<Vec<Value>>()
         };
         let ctx = context! {

@@ -42,12 +42,6 @@ pub fn breadcrumb_list(base_url: &str, crumbs: &[(String, String)]) -> String {
     .replace("</", "<\\/")
 }
 
-/// A sitemap page: every indexable page of the markets, with its alternates.
-pub struct SitemapEntry {
-    pub loc: String,
-    pub alternates: Vec<Alternate>,
-}
-
 fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -56,46 +50,78 @@ fn xml_escape(s: &str) -> String {
         .replace('\'', "&apos;")
 }
 
-/// `(file name, contents)` of each per-market sitemap, chunked, plus the index at `sitemap.xml`.
-pub fn sitemaps(base_url: &str, per_market: [Vec<SitemapEntry>; 3]) -> Vec<(String, String)> {
+/// One sitemap file: a chunk of one market's indexable pages, each with the markets it exists in.
+pub struct SitemapFile<'a> {
+    pub name: String,
+    pub pages: Vec<(&'a Page, [bool; 3])>,
+}
+
+/// Splits each market's indexable pages into sitemap files of at most `SITEMAP_CHUNK` URLs.
+pub fn plan_sitemaps<'a>(
+    pages: impl Iterator<Item = (&'a Page, [bool; 3])>,
+) -> Vec<SitemapFile<'a>> {
+    let mut per_market: [Vec<(&Page, [bool; 3])>; 3] = Default::default();
+    for (page, present) in pages {
+        per_market[page.market.index()].push((page, present));
+    }
     let mut files = Vec::new();
-    for (mi, entries) in per_market.iter().enumerate() {
+    for (mi, entries) in per_market.into_iter().enumerate() {
         for (chunk_no, chunk) in entries.chunks(SITEMAP_CHUNK).enumerate() {
-            let mut xml = String::from(
-                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
-            );
-            for e in chunk {
-                xml.push_str("<url><loc>");
-                xml.push_str(&xml_escape(&e.loc));
-                xml.push_str("</loc>");
-                for a in &e.alternates {
-                    xml.push_str(&format!(
-                        "<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{}\"/>",
-                        a.hreflang,
-                        xml_escape(&a.href)
-                    ));
-                }
-                xml.push_str("</url>\n");
-            }
-            xml.push_str("</urlset>\n");
-            files.push((
-                format!("sitemap-{}-{}.xml", MARKETS[mi].code, chunk_no + 1),
-                xml,
-            ));
+            files.push(SitemapFile {
+                name: format!("sitemap-{}-{}.xml", MARKETS[mi].code, chunk_no + 1),
+                pages: chunk.to_vec(),
+            });
         }
     }
+    files
+}
+
+/// Fingerprint of a sitemap file from what it lists, so unchanged sitemaps are not even rendered.
+pub fn sitemap_fingerprint(base_url: &str, file: &SitemapFile) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(base_url.as_bytes());
+    for (page, present) in &file.pages {
+        h.update(page.market.path_prefix.as_bytes());
+        h.update(page.site_path.as_bytes());
+        h.update(&[present[0] as u8, present[1] as u8, present[2] as u8, b'\n']);
+    }
+    h.finalize().to_hex().to_string()
+}
+
+pub fn sitemap_xml(base_url: &str, file: &SitemapFile) -> String {
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
+    );
+    for (page, present) in &file.pages {
+        xml.push_str("<url><loc>");
+        xml.push_str(&xml_escape(&absolute(base_url, &page.url_path())));
+        xml.push_str("</loc>");
+        for a in alternates(base_url, &page.site_path, *present) {
+            xml.push_str(&format!(
+                "<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{}\"/>",
+                a.hreflang,
+                xml_escape(&a.href)
+            ));
+        }
+        xml.push_str("</url>\n");
+    }
+    xml.push_str("</urlset>\n");
+    xml
+}
+
+/// `sitemap.xml`: the index of the per-market sitemap files.
+pub fn sitemap_index(base_url: &str, names: &[&str]) -> String {
     let mut index = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
-    for (name, _) in &files {
+    for name in names {
         index.push_str(&format!(
             "<sitemap><loc>{}</loc></sitemap>\n",
             xml_escape(&absolute(base_url, &format!("/{name}")))
         ));
     }
     index.push_str("</sitemapindex>\n");
-    files.push(("sitemap.xml".to_string(), index));
-    files
+    index
 }
 
 pub fn robots(base_url: &str) -> String {
@@ -119,12 +145,4 @@ pub fn robots(base_url: &str) -> String {
     }
     out.push_str(&format!("\nSitemap: {base_url}/sitemap.xml\n"));
     out
-}
-
-/// Sitemap entry for an indexable page.
-pub fn sitemap_entry(base_url: &str, page: &Page, present: [bool; 3]) -> SitemapEntry {
-    SitemapEntry {
-        loc: absolute(base_url, &page.url_path()),
-        alternates: alternates(base_url, &page.site_path, present),
-    }
 }

@@ -65,6 +65,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
             "deleted": report.deleted.len(),
             "seconds": report.elapsed.as_secs_f64(),
             "peak_rss_mb": peak_rss_mb(),
+            "phases": report.phases.iter().map(|(name, d)| (name.to_string(), d.as_secs_f64())).collect::<std::collections::BTreeMap<_, _>>(),
         });
         println!("{stats}");
     } else {
