@@ -1,7 +1,17 @@
 //! The validated content export: per market, the layout slots (navigation, footer, header
 //! settings, benefit bar, countdown, locale image), the home page and the content pages by slug.
-//! Blocks stay as JSON here; their typed rendering belongs to the content-blocks work.
+//! Blocks and slots are typed here (`crate::blocks`): a known block with a bad field is a load
+//! error naming the item, the block and the field; an unknown block schema is skipped with a
+//! warning; a bad footer, locale image, benefit bar, countdown or app header is dropped with a
+//! warning, while bad navigation fails the load (docs/content-blocks.md).
 
+use crate::blocks::model::{
+    AppHeader, BenefitBar, CountdownTimer, DesktopNavigation, Footer, LocaleSelectorImage,
+    MobileNavigation, PageStickers,
+};
+use crate::blocks::{
+    FieldIssue, Parsed, TypedBlock, check_sticker, parse_block, typed, wavy_problems,
+};
 use crate::error::{LoadError, LoadErrors};
 use crate::market::{MARKETS, Market};
 use crate::url::decode_quotes;
@@ -40,7 +50,10 @@ pub struct ContentItem {
 #[derive(Debug, Clone, Serialize)]
 pub struct Block {
     pub schema_type: String,
+    /// The typed block as JSON, defaults filled in (what templates read).
     pub fields: Value,
+    #[serde(skip)]
+    pub typed: TypedBlock,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -61,14 +74,31 @@ pub struct ContentPage {
     pub description: String,
     pub opengraph: OpenGraph,
     pub blocks: Vec<Block>,
+    /// The typed `{desktop, mobile}` stickers as JSON (null without any).
     pub stickers: Value,
+}
+
+/// The typed layout slots of one market; `None` where a slot is missing (or was dropped).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Chrome {
+    pub desktop_nav: Option<DesktopNavigation>,
+    pub mobile_nav: Option<MobileNavigation>,
+    pub app_header: Option<AppHeader>,
+    pub footer: Option<Footer>,
+    pub locale_image: Option<LocaleSelectorImage>,
+    pub benefit_bar: Option<BenefitBar>,
+    pub countdown: Option<CountdownTimer>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct MarketContent {
     pub slots: BTreeMap<String, ContentItem>,
+    pub chrome: Chrome,
     pub home: Option<ContentPage>,
     pub pages: Vec<ContentPage>,
+    /// Problems that do not stop the build (unknown block schemas, dropped slots, broken
+    /// wavy-underline tags), each naming the file, the content item and the field.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -139,6 +169,7 @@ impl Content {
                     ));
                     continue;
                 }
+                type_slot(&source.file, &label, key, &item.body, target, &mut errors);
                 target.slots.insert(key.to_string(), item);
             } else if item.schema_type == CONTENT_PAGE_SCHEMA {
                 let slug = if key == HOME_KEY {
@@ -146,7 +177,17 @@ impl Content {
                 } else {
                     key.to_string()
                 };
-                if let Some(page) = parse_page(&source.file, &label, slug, &item, &mut errors) {
+                let mut warnings = Vec::new();
+                let page = parse_page(
+                    &source.file,
+                    &label,
+                    slug,
+                    &item,
+                    &mut errors,
+                    &mut warnings,
+                );
+                target.warnings.extend(warnings);
+                if let Some(page) = page {
                     if key == HOME_KEY {
                         target.home = Some(page);
                     } else {
@@ -227,6 +268,7 @@ fn parse_page(
     slug: String,
     item: &ContentItem,
     errors: &mut LoadErrors,
+    warnings: &mut Vec<String>,
 ) -> Option<ContentPage> {
     let body = &item.body;
     let before = errors.len();
@@ -262,27 +304,7 @@ fn parse_page(
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
-            .filter_map(|(i, b)| {
-                match b
-                    .get("_meta")
-                    .and_then(|m| m.get("schema"))
-                    .and_then(Value::as_str)
-                {
-                    Some(schema) => Some(Block {
-                        schema_type: schema_type(schema),
-                        fields: b.clone(),
-                    }),
-                    None => {
-                        errors.push(LoadError::new(
-                            file,
-                            label,
-                            format!("content[{i}]._meta.schema"),
-                            "missing: a block needs a schema",
-                        ));
-                        None
-                    }
-                }
-            })
+            .filter_map(|(i, b)| page_block(file, label, i, b, errors, warnings))
             .collect(),
         Some(_) => {
             errors.push(LoadError::new(
@@ -293,6 +315,23 @@ fn parse_page(
             ));
             Vec::new()
         }
+    };
+    let stickers = match body.get("stickers") {
+        None | Some(Value::Null) => Value::Null,
+        Some(raw) => match typed::<PageStickers>(raw).and_then(|s| {
+            for (name, sticker) in [("desktop", &s.desktop), ("mobile", &s.mobile)] {
+                if let Some(sticker) = sticker {
+                    check_sticker(&format!("{name}."), sticker)?;
+                }
+            }
+            Ok(s)
+        }) {
+            Ok(s) => serde_json::to_value(s).unwrap_or(Value::Null),
+            Err(issue) => {
+                errors.push(field_error(file, label, "stickers", &issue));
+                Value::Null
+            }
+        },
     };
     let og = body.get("opengraph").cloned().unwrap_or(Value::Null);
     let opengraph = OpenGraph {
@@ -319,8 +358,126 @@ fn parse_page(
         description,
         opengraph,
         blocks,
-        stickers: body.get("stickers").cloned().unwrap_or(Value::Null),
+        stickers,
     })
+}
+
+/// `prefix.field`, or just `prefix` for a problem with the whole value.
+fn join_path(prefix: &str, field: &str) -> String {
+    match (prefix.is_empty(), field.is_empty()) {
+        (_, true) => prefix.to_string(),
+        (true, false) => field.to_string(),
+        (false, false) if field.starts_with('[') => format!("{prefix}{field}"),
+        (false, false) => format!("{prefix}.{field}"),
+    }
+}
+
+fn field_error(file: &str, label: &str, prefix: &str, issue: &FieldIssue) -> LoadError {
+    let path = join_path(prefix, &issue.field);
+    let path = if path.is_empty() {
+        "(item)".to_string()
+    } else {
+        path
+    };
+    LoadError::new(file, label, path, &issue.message)
+}
+
+/// One block of a page: typed, or skipped with a warning (unknown schema), or an error.
+fn page_block(
+    file: &str,
+    label: &str,
+    index: usize,
+    raw: &Value,
+    errors: &mut LoadErrors,
+    warnings: &mut Vec<String>,
+) -> Option<Block> {
+    let Some(schema) = raw
+        .get("_meta")
+        .and_then(|m| m.get("schema"))
+        .and_then(Value::as_str)
+    else {
+        errors.push(LoadError::new(
+            file,
+            label,
+            format!("content[{index}]._meta.schema"),
+            "missing: a block needs a schema",
+        ));
+        return None;
+    };
+    let schema_type = schema_type(schema);
+    let at = format!("content[{index}] ({schema_type})");
+    match parse_block(&schema_type, raw) {
+        Ok(Parsed::Unknown) => {
+            warnings.push(format!(
+                "{file}: {label}: {at}: unknown block schema {schema:?}; block skipped"
+            ));
+            None
+        }
+        Err(issue) => {
+            errors.push(field_error(file, label, &at, &issue));
+            None
+        }
+        Ok(Parsed::Block(typed)) => {
+            let typed = *typed;
+            for (path, problem) in wavy_problems(raw) {
+                warnings.push(format!(
+                    "{file}: {label}: {}: {problem}",
+                    join_path(&at, &path)
+                ));
+            }
+            Some(Block {
+                schema_type,
+                fields: typed.fields(),
+                typed,
+            })
+        }
+    }
+}
+
+/// Types one layout slot. Navigation must be valid (a broken menu fails the load); any other
+/// slot that does not parse is dropped with a warning and the pages render without it.
+fn type_slot(
+    file: &str,
+    label: &str,
+    key: &str,
+    body: &Value,
+    target: &mut MarketContent,
+    errors: &mut LoadErrors,
+) {
+    fn optional<T: serde::de::DeserializeOwned>(
+        file: &str,
+        label: &str,
+        key: &str,
+        body: &Value,
+        warnings: &mut Vec<String>,
+    ) -> Option<T> {
+        typed(body)
+            .map_err(|issue| {
+                warnings.push(format!(
+                    "{}; the {key} slot is not rendered",
+                    field_error(file, label, "", &issue)
+                ));
+            })
+            .ok()
+    }
+    let chrome = &mut target.chrome;
+    let warnings = &mut target.warnings;
+    match key {
+        "desktop-navigation" => match typed::<DesktopNavigation>(body) {
+            Ok(nav) => chrome.desktop_nav = Some(nav),
+            Err(issue) => errors.push(field_error(file, label, "", &issue)),
+        },
+        "mobile-navigation" => match typed::<MobileNavigation>(body) {
+            Ok(nav) => chrome.mobile_nav = Some(nav),
+            Err(issue) => errors.push(field_error(file, label, "", &issue)),
+        },
+        "app-header" => chrome.app_header = optional(file, label, key, body, warnings),
+        "footer" => chrome.footer = optional(file, label, key, body, warnings),
+        "locale-selector-image" => chrome.locale_image = optional(file, label, key, body, warnings),
+        "benefit-bar" => chrome.benefit_bar = optional(file, label, key, body, warnings),
+        "countdown-timer" => chrome.countdown = optional(file, label, key, body, warnings),
+        _ => {}
+    }
 }
 
 #[cfg(test)]

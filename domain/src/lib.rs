@@ -1,6 +1,7 @@
 //! Pure storefront types and rules, with no I/O: markets, money, the catalog and content models,
 //! URL rules and the validation that turns raw exports into those models.
 
+pub mod blocks;
 pub mod catalog;
 pub mod content;
 pub mod error;

@@ -7,7 +7,7 @@ use crate::render::Templates;
 use crate::seo::{self, Alternate};
 use crate::site::SiteModel;
 use domain::catalog::{Catalog, Colourway, OptionKind, Price, Product};
-use domain::content::{Block, Content, SLOTS};
+use domain::content::{Block, Content};
 use domain::market::{MARKETS, Market};
 use domain::url::product_path;
 use minijinja::{Value, context};
@@ -231,7 +231,7 @@ fn is_site_path(s: &str) -> bool {
 }
 
 fn blocks_value(blocks: &[Block], market: &Market) -> Value {
-    to_value(blocks.iter().map(|b| json!({"schema_type": b.schema_type, "fields": localise_links(&b.fields, market)})).collect::<Vec<_>>())
+    to_value(crate::blocks::blocks_json(blocks, market))
 }
 
 /// Plain text of an HTML description, for meta descriptions and JSON-LD.
@@ -793,27 +793,12 @@ pub fn facets(catalog: &Catalog, members: &[usize]) -> serde_json::Value {
     })
 }
 
-/// Layout slots for a market with links prefixed; null where a slot is missing.
+/// Layout slots for a market with links prefixed; null where a slot is missing. Logs the
+/// market's content warnings: this runs once per market per build.
 fn chrome_value(content: &Content, market: &Market) -> Value {
     let mc = content.market(market);
-    let slot = |key: &str| {
-        mc.slots
-            .get(key)
-            .map(|item| localise_links(&item.body, market))
-            .unwrap_or(serde_json::Value::Null)
-    };
-    debug_assert!(SLOTS.contains(&"footer"));
-    let markets: Vec<_> = MARKETS.iter().map(|m| json!({"code": m.code, "name": m.name, "prefix": m.path_prefix, "currency": m.currency.code(), "href": m.path("/")})).collect();
-    to_value(json!({
-        "desktop_nav": slot("desktop-navigation"),
-        "mobile_nav": slot("mobile-navigation"),
-        "app_header": slot("app-header"),
-        "footer": slot("footer"),
-        "benefit_bar": slot("benefit-bar"),
-        "countdown": slot("countdown-timer"),
-        "locale_image": slot("locale-selector-image"),
-        "markets": markets,
-    }))
+    crate::blocks::log_warnings(mc);
+    to_value(crate::blocks::chrome_json(&mc.chrome, market))
 }
 
 trait MergeBlocks {

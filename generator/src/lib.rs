@@ -2,6 +2,7 @@
 //! built from) → render (minijinja) → write (incremental, atomic), plus sitemaps, redirects and
 //! synthetic catalogs for benchmarks.
 
+pub mod blocks;
 pub mod build;
 pub mod bundles;
 pub mod context;

@@ -205,6 +205,14 @@ impl Drop for NewGeneration {
     }
 }
 
+pub fn new_manifest(generation: &str, files: BTreeMap<String, String>) -> Manifest {
+    Manifest {
+        version: MANIFEST_VERSION,
+        generation: generation.to_string(),
+        files,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,13 +232,5 @@ mod tests {
             );
         }
         generation.write("a/b.html", b"ok").unwrap();
-    }
-}
-
-pub fn new_manifest(generation: &str, files: BTreeMap<String, String>) -> Manifest {
-    Manifest {
-        version: MANIFEST_VERSION,
-        generation: generation.to_string(),
-        files,
     }
 }

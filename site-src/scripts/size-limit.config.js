@@ -1,6 +1,8 @@
 //! size-limit checks over the built bundle (`npm run size`, after `npm run build`).
-//! The product page loads the entry (JS + CSS) and the HeaderActions and ProductOptions islands with
-//! every chunk they import; the file list comes from dist/.vite/manifest.json, as the generator does.
+//! The product page loads the entry (JS + CSS) and every island it can carry — the header, the
+//! product options and the layout's content-block islands (benefit bar, countdown, both mobile menu
+//! variants, mega menu, footer columns) — with every chunk they import; the file list comes from
+//! dist/.vite/manifest.json, as the generator does.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,16 +27,23 @@ function filesOf(key, seen = new Set()) {
   ];
 }
 
-function page(keys) {
+/** The files of a page that match `kind` (`.js` or `.css`). */
+function page(keys, kind) {
   const seen = new Set();
-  return [...new Set(keys.flatMap((key) => filesOf(key, seen)))].map((file) => resolve(dist, file));
+  return [...new Set(keys.flatMap((key) => filesOf(key, seen)))]
+    .filter((file) => file.endsWith(kind))
+    .map((file) => resolve(dist, file));
 }
 
+const island = (name) => `src/islands/${name}.tsx`;
+/** Islands every page with the default layout carries: header, promo bars, menus, footer. */
+const layout = ['src/main.ts', ...['header-actions', 'benefit-bar', 'countdown', 'mobile-menu', 'mobile-menu-two', 'mega-menu', 'footer-columns'].map(island)];
+const contentBlocks = ['carousel', 'accordion', 'promo-clicks', 'sticker', 'animated-text-banner'].map(island);
+
+/** JavaScript per page type, React included, and the stylesheet every page loads. */
 export default [
-  {
-    name: 'product page: entry + css + HeaderActions + ProductOptions (gzip)',
-    path: page(['src/main.ts', 'src/islands/header-actions.tsx', 'src/islands/product-options.tsx']),
-    gzip: true,
-    limit: '90 kB',
-  },
+  { name: 'product page JS (gzip)', path: page([...layout, island('product-options')], '.js'), gzip: true, limit: '90 kB' },
+  { name: 'home and content page JS (gzip)', path: page([...layout, ...contentBlocks], '.js'), gzip: true, limit: '90 kB' },
+  { name: 'listing page JS (gzip)', path: page(layout, '.js'), gzip: true, limit: '90 kB' },
+  { name: 'stylesheet (gzip)', path: page(['src/main.ts'], '.css'), gzip: true, limit: '14 kB' },
 ];

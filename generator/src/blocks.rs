@@ -1,0 +1,571 @@
+//! Content blocks and layout slots → template values (docs/templates.md, docs/content-blocks.md).
+//! Each block becomes `{schema_type, template, fields, view}`: `fields` is the typed block as
+//! JSON with market-prefixed links, renderable calls to action only, srcsets on images, video
+//! sources, Markdown bodies as `bodyHtml` and wavy-underline text as `{key}Html`; `view` holds
+//! what the rules of content-blocks.md §5/§9 derive (clickability, sizes, prices, island props).
+
+use crate::context::localise_links;
+use domain::blocks::model::{
+    BenefitBar, CallToAction, Image, LinkTileGroup, ScrollableCardGroup, StyledText,
+};
+use domain::blocks::rules::{self, HeroText};
+use domain::blocks::{TypedBlock, constants, csp, markdown};
+use domain::content::{Block, Chrome, MarketContent};
+use domain::market::{MARKETS, Market};
+use serde_json::{Map, Value, json};
+
+/// Media widths for a block: link tiles use the narrow set.
+fn widths_for(schema_type: &str) -> &'static [u32] {
+    rules::media_widths(matches!(schema_type, "link-tile" | "link-tile-group"))
+}
+
+/// Calls to action as the renderable views (others dropped).
+fn cta_list(value: &Value) -> Value {
+    let ctas: Vec<CallToAction> = serde_json::from_value(value.clone()).unwrap_or_default();
+    json!(rules::cta_views(&ctas))
+}
+
+/// Walks block JSON adding what templates need; `links` are already market-prefixed.
+fn prepare(value: &mut Value, widths: &[u32], market: &Market) {
+    match value {
+        Value::Array(items) => items.iter_mut().for_each(|v| prepare(v, widths, market)),
+        Value::Object(map) => {
+            let mut extra = Map::new();
+            for (key, v) in map.iter_mut() {
+                match (key.as_str(), &*v) {
+                    ("_meta", _) => {}
+                    ("callsToAction", Value::Array(_)) => *v = cta_list(v),
+                    ("callToAction", Value::Object(_)) => {
+                        *v = cta_list(&Value::Array(vec![v.clone()]))
+                            .as_array()
+                            .and_then(|a| a.first().cloned())
+                            .unwrap_or(Value::Null)
+                    }
+                    ("body", Value::String(s)) => {
+                        let html = markdown::to_html(s, &|p| market.path(p));
+                        extra.insert("bodyHtml".into(), Value::String(html));
+                    }
+                    (_, Value::String(s)) => {
+                        if let Ok(Some(html)) = rules::wavy_underline(s) {
+                            extra.insert(format!("{key}Html"), Value::String(html));
+                        }
+                    }
+                    _ => prepare(v, widths, market),
+                }
+            }
+            let url = map.get("url").and_then(Value::as_str).map(str::to_string);
+            if let Some(url) = url.filter(|_| map.contains_key("alt")) {
+                extra.insert("srcset".into(), Value::String(rules::srcset(&url, widths)));
+            }
+            if let (Some(host), Some(endpoint), Some(name)) = (
+                map.get("defaultHost").and_then(Value::as_str),
+                map.get("endpoint").and_then(Value::as_str),
+                map.get("name").and_then(Value::as_str),
+            ) {
+                let video = domain::blocks::model::Video {
+                    default_host: host.into(),
+                    endpoint: endpoint.into(),
+                    name: name.into(),
+                    meta: None,
+                };
+                extra.insert("src".into(), Value::String(rules::video_src(&video)));
+            }
+            map.extend(extra);
+        }
+        _ => {}
+    }
+}
+
+/// Typed JSON → template JSON for one value (links prefixed, then prepared).
+fn prepared(fields: &Value, schema_type: &str, market: &Market) -> Value {
+    let mut v = localise_links(fields, market);
+    prepare(&mut v, widths_for(schema_type), market);
+    v
+}
+
+fn sizes(role: HeroText, text: &Option<StyledText>) -> Value {
+    let (d, m) = match text {
+        Some(t) => rules::hero_font_sizes(role, t),
+        None => rules::hero_font_sizes(
+            role,
+            &StyledText {
+                text: String::new(),
+                colour: None,
+                font: None,
+                font_size_desktop: None,
+                font_size_mobile: None,
+            },
+        ),
+    };
+    json!({"desktop": d, "mobile": m})
+}
+
+fn class(value: &impl serde::Serialize) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(rules::class_name))
+        .unwrap_or_default()
+}
+
+fn link_of(market: &Market, url: &Option<String>) -> Option<String> {
+    url.as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+        .map(|u| {
+            localise_links(&json!({"url": u}), market)["url"]
+                .as_str()
+                .unwrap_or(u)
+                .to_string()
+        })
+}
+
+fn carousel_props(group: &ScrollableCardGroup, fields: &Value, market: &Market) -> Value {
+    let cards: Vec<Value> = group
+        .card_items
+        .iter()
+        .zip(fields["cardItems"].as_array().into_iter().flatten())
+        .map(|(card, prepared)| {
+            let ctas = rules::cta_views(&card.calls_to_action);
+            json!({
+                "heading": card.heading,
+                "subheading": card.subheading,
+                "textColour": card.text_colour,
+                "backgroundColour": card.background_colour,
+                "link": link_of(market, &card.link),
+                "clickable": rules::tile_is_clickable(card.link.as_deref(), &ctas),
+                "image": image_props(card.background_media.as_ref(), prepared.get("backgroundMedia")),
+                "ctas": prepared["callsToAction"],
+            })
+        })
+        .collect();
+    json!({
+        "title": group.title,
+        "titleColour": group.title_colour,
+        "backgroundColour": group.background_colour,
+        "loop": constants::CAROUSEL_LOOP,
+        "loopedSlides": constants::CAROUSEL_LOOPED_SLIDES,
+        "slidesPerScroll": constants::CAROUSEL_SLIDES_PER_SCROLL,
+        "arrowsMinCards": constants::CAROUSEL_ARROWS_MIN_CARDS,
+        "cards": cards,
+    })
+}
+
+fn image_props(image: Option<&Image>, prepared: Option<&Value>) -> Value {
+    match image {
+        Some(img) => json!({
+            "url": img.url,
+            "alt": img.alt,
+            "srcset": prepared.and_then(|p| p.get("srcset")).cloned().unwrap_or(Value::Null),
+        }),
+        None => Value::Null,
+    }
+}
+
+fn link_tile_orders(group: &LinkTileGroup) -> Value {
+    json!(rules::link_tile_orders(group))
+}
+
+/// What the rules derive for one block.
+fn view(block: &TypedBlock, fields: &Value, market: &Market) -> Value {
+    match block {
+        TypedBlock::HeroBanner(h) => {
+            let ctas = rules::cta_views(&h.calls_to_action);
+            json!({
+                "clickable": rules::hero_is_clickable(h.url.as_deref(), &ctas),
+                "ctaWidth": rules::hero_cta_width(ctas.len()),
+                "topHeading": sizes(HeroText::TopHeading, &h.top_heading),
+                "heading": sizes(HeroText::Heading, &Some(h.heading.clone())),
+                "subHeading": sizes(HeroText::SubHeading, &h.sub_heading),
+                "positionDesktop": class(&h.content_position_desktop),
+                "positionMobile": class(&h.content_position_mobile),
+                "alignDesktop": class(&h.inner_content_alignment_desktop),
+                "alignMobile": class(&h.inner_content_alignment_mobile),
+            })
+        }
+        TypedBlock::HeroBanner2(h) => {
+            let ctas = rules::cta_views(&h.calls_to_action);
+            let whole = rules::hero2_whole_link(&ctas).map(|c| {
+                let mut v = json!(c);
+                v["link"] = json!(link_of(market, &Some(c.link.clone())));
+                v
+            });
+            json!({
+                "wholeLink": whole,
+                "position": class(&h.content_position),
+                "align": class(&h.text_content_alignment),
+                "quisasPosition": h.quisas_box_position.as_ref().map(class),
+                "ctaColumns": h.calls_to_action_column.unwrap_or(ctas.len().clamp(1, 4) as u8),
+            })
+        }
+        TypedBlock::TwoColumnTile(t) => {
+            let ctas = rules::cta_views(&t.calls_to_action);
+            json!({
+                "clickable": rules::tile_is_clickable(t.href.as_deref(), &ctas),
+                "aspect": class(&t.aspect_ratio),
+                "quisasPosition": t.quisas_position.as_ref().map(class),
+                "ctaLayout": class(&t.cta_layout),
+                "align": class(&t.text_box_alignment),
+            })
+        }
+        TypedBlock::ScrollableCard(c) => {
+            let ctas = rules::cta_views(&c.calls_to_action);
+            json!({"clickable": rules::tile_is_clickable(c.link.as_deref(), &ctas)})
+        }
+        TypedBlock::ScrollableCardGroup(g) => {
+            json!({"props": carousel_props(g, fields, market)})
+        }
+        TypedBlock::ShopTheLookTypeOne(s) | TypedBlock::ShopTheLookTypeTwo(s) => {
+            let price =
+                |amount: f64| rules::look_price(amount, market.currency).unwrap_or_default();
+            json!({
+                "leftPrice": price(s.left_product.price),
+                "rightPrice": price(s.right_product.price),
+                "align": class(&s.primary_block_alignment),
+            })
+        }
+        TypedBlock::Spacing(s) => json!({"px": rules::spacing_px(s.size)}),
+        TypedBlock::LargeTextBanner(b) => {
+            let [sm, md, lg, xl] = rules::text_banner_px(b.banner_type);
+            json!({"sm": sm, "md": md, "lg": lg, "xl": xl, "align": class(&b.text_alignment_desktop), "weight": class(&b.font_weight)})
+        }
+        TypedBlock::CallToActionGroup(g) | TypedBlock::CallToActionGroupRound(g) => {
+            json!({"columns": g.buttons_layout, "align": class(&g.container_alignment)})
+        }
+        TypedBlock::CallToActionGroupSquare(g) => json!({
+            "columns": g.buttons_layout,
+            "align": class(&g.container_alignment),
+            "maxWidth": rules::square_cta_max_width(g.buttons_layout),
+        }),
+        TypedBlock::CallToAction(c) => {
+            // The CTA's fields sit at the block's top level: read them back from the prefixed JSON.
+            let cta: CallToAction = serde_json::from_value(fields.clone()).unwrap_or_default();
+            json!({"align": class(&c.container_alignment), "cta": rules::cta_view(&cta)})
+        }
+        TypedBlock::BenefitBar(b) => json!({"props": benefit_props(b, fields)}),
+        TypedBlock::JumpoffGroup(g) => json!({"columns": rules::jumpoff_columns(g.jumpoffs.len())}),
+        TypedBlock::LinkTileGroup(g) => json!({"orders": link_tile_orders(g)}),
+        TypedBlock::Accordion(a) => json!({"props": {
+            "heading": a.heading,
+            "items": fields["items"].as_array().into_iter().flatten().map(|i| json!({"title": i["title"], "bodyHtml": i["bodyHtml"]})).collect::<Vec<_>>(),
+        }}),
+        TypedBlock::AnimatedTextBanner(b) => json!({"props": {
+            "text": b.text,
+            "textFont": b.text_font,
+            "textColour": b.text_colour,
+            "backgroundColour": b.background_colour,
+            "speedDesktop": number(b.text_speed_desktop.filter(|s| *s > 0.0).unwrap_or(20.0)),
+            "speedMobile": number(b.text_speed_mobile.filter(|s| *s > 0.0).unwrap_or(12.0)),
+            "link": link_of(market, &b.link),
+            "ctaText": b.cta_text,
+            "dividers": b.dividers,
+        }}),
+        TypedBlock::Sticker(_) => json!({"props": fields}),
+        TypedBlock::CountdownTimer(_) => json!({"props": countdown_props(fields)}),
+        TypedBlock::DividerText(d) => json!({
+            "align": class(&d.text_alignment),
+            "size": class(&d.font_size),
+            "weight": class(&d.font_weight),
+        }),
+        TypedBlock::TextBox1(t) => json!({"align": class(&t.text_alignment)}),
+        TypedBlock::TextBox2(t) => {
+            json!({"align": class(&t.text_alignment), "tag": class(&t.heading_style)})
+        }
+        TypedBlock::NavigationLinksBanner(n) => json!({"valign": class(&n.vertical_alignment)}),
+        TypedBlock::JumpoffTypeThree(j) => json!({"imagePosition": class(&j.image_position)}),
+        // The CSP hash sources of the inline script and style, for a policy that allows exactly them.
+        TypedBlock::HolyHandGrenade(h) => json!({
+            "scriptHash": h.javascript.as_deref().map(csp::hash_source),
+            "styleHash": h.css.as_deref().map(csp::hash_source),
+        }),
+        _ => json!({}),
+    }
+}
+
+/// A number as JSON the way JavaScript prints it: whole numbers without ".0" (island props are
+/// printed by templates and by components, and both must agree).
+fn number(value: f64) -> Value {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        json!(value as i64)
+    } else {
+        json!(value)
+    }
+}
+
+fn benefit_props(bar: &BenefitBar, prepared: &Value) -> Value {
+    json!({
+        "items": prepared["items"],
+        "backgroundColour": bar.background_colour,
+        "textColour": bar.text_colour,
+        "tickMs": constants::BENEFIT_TICKER_MS,
+        "resetMs": constants::BENEFIT_RESET_MS,
+    })
+}
+
+fn countdown_props(cd: &Value) -> Value {
+    json!({
+        "startDate": cd["startDate"],
+        "endDate": cd["endDate"],
+        "text": cd["countdownText"],
+        "link": cd["countdownLink"],
+        "backgroundColour": cd["backgroundColour"],
+        "textColour": cd["textColour"],
+    })
+}
+
+/// One block as a template value.
+pub fn block_json(block: &Block, market: &Market) -> Value {
+    let fields = prepared(&block.fields, &block.schema_type, market);
+    let view = view(&block.typed, &fields, market);
+    json!({
+        "schema_type": block.schema_type,
+        "template": format!("blocks/{}.html", block.schema_type),
+        "fields": fields,
+        "view": view,
+    })
+}
+
+/// A page's blocks as template values.
+pub fn blocks_json(blocks: &[Block], market: &Market) -> Value {
+    Value::Array(blocks.iter().map(|b| block_json(b, market)).collect())
+}
+
+fn mobile_nodes(nodes: &Value) -> Value {
+    Value::Array(
+        nodes
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|n| {
+                json!({
+                    "title": n["title"],
+                    "url": n["url"],
+                    "textColour": n["textColour"],
+                    "textBold": n["textBold"],
+                    "underline": n["underline"],
+                    "image": if n["image"].is_object() { json!({"url": n["image"]["url"], "alt": n["image"]["alt"]}) } else { Value::Null },
+                    "children": mobile_nodes(&n["children"]),
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The layout slots of one market as template values, each with its island props; null where
+/// a slot is missing or was dropped.
+pub fn chrome_json(chrome: &Chrome, market: &Market) -> Value {
+    let slot = |v: Value| prepared(&v, "slot", market);
+    let desktop_nav = chrome.desktop_nav.as_ref().map(|n| {
+        let mut v = slot(as_json(n));
+        v["props"] = json!({"topLevelLinks": v["topLevelLinks"].clone()});
+        v
+    });
+    let mobile_nav = chrome.mobile_nav.as_ref().map(|n| {
+        let mut v = slot(as_json(n));
+        let items = mobile_nodes(&v["children"]);
+        v["props"] = json!({
+            "prefix": market.path_prefix,
+            "items": items,
+            "resetMs": constants::MOBILE_MENU_RESET_MS,
+            "maxCategories": constants::MOBILE_MENU_MAX_CATEGORIES,
+        });
+        v
+    });
+    let footer = chrome.footer.as_ref().map(|f| {
+        let mut v = slot(as_json(f));
+        let quisas = f
+            .quisas_box_text
+            .as_deref()
+            .map(str::trim)
+            .filter(|q| !q.is_empty())
+            .unwrap_or(constants::FOOTER_QUISAS_DEFAULT);
+        v["quisasBoxText"] = json!(quisas);
+        v["props"] =
+            json!({"columns": v["columns"].clone(), "multiple": f.multiple, "open": f.open});
+        v
+    });
+    let benefit_bar = chrome.benefit_bar.as_ref().map(|b| {
+        let mut v = slot(as_json(b));
+        v["props"] = benefit_props(b, &v);
+        v
+    });
+    let countdown = chrome.countdown.as_ref().map(|c| {
+        let mut v = slot(as_json(c));
+        v["props"] = countdown_props(&v);
+        v
+    });
+    let markets: Vec<_> = MARKETS.iter().map(|m| json!({"code": m.code, "name": m.name, "prefix": m.path_prefix, "currency": m.currency.code(), "href": m.path("/")})).collect();
+    json!({
+        "desktop_nav": desktop_nav,
+        "mobile_nav": mobile_nav,
+        "app_header": chrome.app_header.as_ref().map(|a| slot(as_json(a))),
+        "footer": footer,
+        "benefit_bar": benefit_bar,
+        "countdown": countdown,
+        "locale_image": chrome.locale_image.as_ref().map(|l| slot(as_json(l))),
+        "markets": markets,
+    })
+}
+
+fn as_json<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// Logs the market's content warnings (unknown blocks, dropped slots, broken wavy tags) once.
+pub fn log_warnings(content: &MarketContent) {
+    for w in &content.warnings {
+        eprintln!("warning: {w}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::blocks::{Parsed, parse_block};
+
+    fn block(schema: &str, v: Value) -> Block {
+        let Ok(Parsed::Block(typed)) = parse_block(schema, &v) else {
+            panic!("{schema} does not parse")
+        };
+        Block {
+            schema_type: schema.into(),
+            fields: typed.fields(),
+            typed: *typed,
+        }
+    }
+
+    #[test]
+    fn ctas_are_filtered_styled_and_prefixed() {
+        let b = block(
+            "call-to-action-group",
+            json!({"callsToAction": [
+                {"buttonText": "A", "buttonLink": "/a", "buttonStyle": "Secondary"},
+                {"buttonText": "B", "buttonLink": "/b"},
+                {"buttonText": "C", "buttonLink": "/c", "buttonStyle": "neon", "customId": "c1"}
+            ], "buttonsLayout": 2}),
+        );
+        let v = block_json(&b, &domain::market::US);
+        let ctas = v["fields"]["callsToAction"].as_array().unwrap();
+        assert_eq!(ctas.len(), 2);
+        assert_eq!(ctas[0]["link"], "/us/a");
+        assert_eq!(ctas[0]["style"], "secondary");
+        assert_eq!(ctas[1]["style"], "primary");
+        assert_eq!(ctas[1]["customId"], "c1");
+        assert_eq!(v["template"], "blocks/call-to-action-group.html");
+    }
+
+    #[test]
+    fn images_get_srcsets_videos_get_sources_and_bodies_html() {
+        let b = block(
+            "hero-banner",
+            json!({"heading": {"text": "The [wavy]Party[/wavy]"}, "url": "/sale",
+                   "backgroundDesktop": {"url": "/media/h.svg", "alt": "A"},
+                   "backgroundMobile": {"defaultHost": "v.example", "endpoint": "ml", "name": "clip"}}),
+        );
+        let v = block_json(&b, &domain::market::EU);
+        assert!(
+            v["fields"]["backgroundDesktop"]["srcset"]
+                .as_str()
+                .unwrap()
+                .contains("w=1536&fmt=auto&qlt=default")
+        );
+        assert_eq!(
+            v["fields"]["backgroundMobile"]["src"],
+            "https://v.example/v/ml/clip/mp41080p"
+        );
+        assert!(
+            v["fields"]["heading"]["textHtml"]
+                .as_str()
+                .unwrap()
+                .contains("class=\"wavy\"")
+        );
+        assert_eq!(v["fields"]["url"], "/eu/sale");
+        assert_eq!(v["view"]["clickable"], true);
+        assert_eq!(v["view"]["heading"], json!({"desktop": 94, "mobile": 94}));
+        assert_eq!(
+            v["view"]["topHeading"],
+            json!({"desktop": 36, "mobile": 30})
+        );
+        let tiles = block(
+            "link-tile-group",
+            json!({"linkTiles": [{"headline": "W", "backgroundMedia": {"url": "/media/t.svg", "alt": ""}}]}),
+        );
+        let t = block_json(&tiles, &domain::market::UK);
+        assert_eq!(
+            t["fields"]["linkTiles"][0]["backgroundMedia"]["srcset"],
+            "/media/t.svg?w=476&fmt=auto&qlt=default 476w"
+        );
+        let acc = block(
+            "accordion",
+            json!({"items": [{"title": "T", "body": "See [faqs](/help/faqs)"}]}),
+        );
+        let a = block_json(&acc, &domain::market::US);
+        assert_eq!(
+            a["view"]["props"]["items"][0]["bodyHtml"],
+            "<p>See <a href=\"/us/help/faqs\">faqs</a></p>"
+        );
+    }
+
+    #[test]
+    fn slots_get_island_props_prefixed_links_and_the_footer_default() {
+        let chrome = Chrome {
+            footer: Some(
+                serde_json::from_value(json!({"columns": [{"title": "Help", "links": [{"text": "FAQs", "link": "/help/faqs"}]}], "quisasBoxText": " "}))
+                    .unwrap(),
+            ),
+            benefit_bar: Some(
+                serde_json::from_value(json!({"items": [{"text": "Free delivery", "link": "/delivery"}]})).unwrap(),
+            ),
+            ..Chrome::default()
+        };
+        let v = chrome_json(&chrome, &domain::market::US);
+        assert_eq!(
+            v["footer"]["quisasBoxText"],
+            constants::FOOTER_QUISAS_DEFAULT
+        );
+        assert_eq!(
+            v["footer"]["props"]["columns"][0]["links"][0]["link"],
+            "/us/help/faqs"
+        );
+        assert_eq!(v["footer"]["props"]["multiple"], false);
+        assert_eq!(
+            v["benefit_bar"]["props"]["items"][0]["link"],
+            "/us/delivery"
+        );
+        assert_eq!(v["benefit_bar"]["props"]["tickMs"], 3500);
+        assert_eq!(v["benefit_bar"]["props"]["resetMs"], 750);
+        assert!(v["desktop_nav"].is_null() && v["countdown"].is_null());
+        assert_eq!(v["markets"][1]["href"], "/us");
+    }
+
+    #[test]
+    fn holy_hand_grenade_code_gets_its_csp_hashes() {
+        let b = block(
+            "holy-hand-grenade",
+            json!({"html": "<p>x</p>", "javascript": "alert('Hello, world.');"}),
+        );
+        let v = block_json(&b, &domain::market::UK);
+        assert_eq!(
+            v["view"]["scriptHash"],
+            "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='"
+        );
+        assert!(v["view"]["styleHash"].is_null());
+        assert_eq!(v["fields"]["html"], "<p>x</p>");
+    }
+
+    #[test]
+    fn shop_the_look_prices_are_in_the_market_currency() {
+        let product = |price: f64| json!({"image": {"url": "/media/p.svg", "alt": ""}, "url": "/p/1/x/Red", "title": "X", "price": price});
+        let b = block(
+            "shop-the-look-type-one",
+            json!({"title": "Look", "primaryBlockBackground": {"url": "/media/l.svg", "alt": ""},
+                   "leftProduct": product(45.0), "rightProduct": product(52.5)}),
+        );
+        let uk = block_json(&b, &domain::market::UK);
+        assert_eq!(uk["view"]["leftPrice"], "£45");
+        assert_eq!(uk["view"]["rightPrice"], "£52.50");
+        assert_eq!(
+            block_json(&b, &domain::market::EU)["view"]["leftPrice"],
+            "€45"
+        );
+    }
+}
