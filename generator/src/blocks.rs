@@ -501,7 +501,7 @@ mod tests {
         let a = block_json(&acc, &domain::market::US);
         assert_eq!(
             a["view"]["props"]["items"][0]["bodyHtml"],
-            "<p>See <a href=\"/us/help/faqs\">faqs</a></p>"
+            "<p>See <a href=\"/us/help/faqs\">faqs</a></p>\n"
         );
     }
 

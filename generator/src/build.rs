@@ -201,6 +201,7 @@ pub fn build_loaded(
     let mut phases = Phases::new();
     let catalog = &inputs.catalog;
     let content = &inputs.content;
+    templates.clear_fragments();
     let site = SiteModel::new(catalog);
     phases.mark("site model");
     let global: [Digest; 3] = std::array::from_fn(|mi| {

@@ -2,18 +2,26 @@
 //! renders pages and injects each page's island preloads.
 
 use crate::bundles::{Bundles, kebab};
+use minijinja::value::Kwargs;
 use minijinja::{Environment, Error, ErrorKind, State, Value, context};
-use std::cell::Cell;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use walkdir::WalkDir;
 
 /// Internal template that renders one product card through the card macro.
 const CARD_TEMPLATE: &str = "_prerender/card.html";
 
 thread_local! {
-    /// Island ids are unique within a page; the counter restarts for every page rendered on a thread.
-    static ISLAND_COUNTER: Cell<usize> = const { Cell::new(0) };
+    /// Island ids are unique within a page: a prefix and a counter that restart for every page
+    /// rendered on a thread. A cached fragment gets its own prefix, so its ids are the same on
+    /// every page and never collide with the page's own.
+    static ISLAND_SCOPE: RefCell<(String, usize)> = RefCell::new((String::from("i"), 0));
 }
+
+/// Rendered layout fragments of the current build, by fragment name and key.
+type FragmentCache = Arc<Mutex<HashMap<(String, String), Arc<str>>>>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TemplateError {
@@ -31,6 +39,7 @@ pub enum TemplateError {
 
 pub struct Templates {
     pub env: Environment<'static>,
+    fragments: FragmentCache,
     /// Hash of every template file: part of every page's fingerprint.
     pub digest: [u8; 32],
 }
@@ -68,6 +77,14 @@ impl Templates {
                 .map_err(|source| TemplateError::Syntax { name, source })?;
         }
         configure(&mut env);
+        let fragments = FragmentCache::default();
+        let cache = fragments.clone();
+        env.add_function(
+            "fragment",
+            move |state: &State, name: String, key: String, vars: Kwargs| {
+                fragment(&cache, state, name, key, vars)
+            },
+        );
         if env.get_template("macros/card.html").is_ok() {
             env.add_template_owned(
                 CARD_TEMPLATE,
@@ -80,8 +97,18 @@ impl Templates {
         }
         Ok(Templates {
             env,
+            fragments,
             digest: *hasher.finalize().as_bytes(),
         })
+    }
+
+    /// Forgets the rendered fragments: a new build may have new layout content (daemons reuse
+    /// templates across rebuilds).
+    pub fn clear_fragments(&self) {
+        self.fragments
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// The lazy-loading product card (`macros/card.html`) for one card value.
@@ -98,7 +125,7 @@ impl Templates {
         ctx: Value,
         bundles: &Bundles,
     ) -> Result<String, Error> {
-        ISLAND_COUNTER.with(|c| c.set(0));
+        ISLAND_SCOPE.with(|s| *s.borrow_mut() = (String::from("i"), 0));
         let html = self.env.get_template(template)?.render(ctx)?;
         let preloads = bundles.preload_tags(&html);
         Ok(html.replacen("<!--island-preloads-->", &preloads, 1))
@@ -111,6 +138,53 @@ fn configure(env: &mut Environment<'static>) {
     env.add_function("srcset", srcset);
     env.add_filter("length", length);
     env.set_formatter(html_formatter);
+}
+
+/// `fragment(name, key, var=value, …)`: renders the partial `name` with only the given variables,
+/// once per `key` per build, and reuses it: the header, menus and footer are the same on thousands
+/// of pages of a market (design.md §4). Only the passed variables are visible to the partial, so a
+/// cached fragment cannot pick up page-specific data by accident.
+fn fragment(
+    cache: &FragmentCache,
+    state: &State,
+    name: String,
+    key: String,
+    vars: Kwargs,
+) -> Result<Value, Error> {
+    let cache_key = (name.clone(), key);
+    if let Some(html) = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&cache_key)
+    {
+        return Ok(Value::from_safe_string(html.to_string()));
+    }
+    let ctx: BTreeMap<String, Value> = vars
+        .args()
+        .map(|k| Ok((k.to_string(), vars.get::<Value>(k)?)))
+        .collect::<Result<_, Error>>()?;
+    vars.assert_all_used()?;
+    let prefix: String = name
+        .rsplit('/')
+        .next()
+        .unwrap_or(&name)
+        .trim_end_matches(".html")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+    let outer =
+        ISLAND_SCOPE.with(|s| std::mem::replace(&mut *s.borrow_mut(), (format!("{prefix}-"), 0)));
+    let rendered = state
+        .env()
+        .get_template(&name)
+        .and_then(|t| t.render(Value::from_object(ctx)));
+    ISLAND_SCOPE.with(|s| *s.borrow_mut() = outer);
+    let html: Arc<str> = Arc::from(rendered?);
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(cache_key, html.clone());
+    Ok(Value::from_safe_string(html.to_string()))
 }
 
 /// `island(name, props)`: the island wrapper with server markup and its props, per design.md §3.
@@ -135,13 +209,14 @@ fn island(state: &State, name: String, props: Value) -> Result<Value, Error> {
     // `</script>` or `<!--` inside the JSON must not end or confuse the script element; `\u003c`
     // keeps it valid JSON.
     let json = json.replace('<', "\\u003c");
-    let id = ISLAND_COUNTER.with(|c| {
-        let n = c.get();
-        c.set(n + 1);
-        n
+    let id = ISLAND_SCOPE.with(|s| {
+        let mut scope = s.borrow_mut();
+        let id = format!("{}{}", scope.0, scope.1);
+        scope.1 += 1;
+        id
     });
     Ok(Value::from_safe_string(format!(
-        "<div data-island=\"{name}\" data-island-id=\"i{id}\">{inner}</div><script type=\"application/json\" data-island-props=\"i{id}\">{json}</script>"
+        "<div data-island=\"{name}\" data-island-id=\"{id}\">{inner}</div><script type=\"application/json\" data-island-props=\"{id}\">{json}</script>"
     )))
 }
 
