@@ -26,6 +26,10 @@ enum Command {
     Fixtures(cmd::fixtures::Args),
     /// Measure build performance on synthetic catalogs.
     Bench(cmd::bench::Args),
+    /// Serve the commerce API (or, with --import, import the catalog export and exit).
+    Api(cmd::api::Args),
+    /// Load-test the API (release build, SQLite, loopback) and report throughput and latency.
+    BenchApi(cmd::bench_api::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +39,8 @@ fn main() -> ExitCode {
         Command::Dev(args) => cmd::dev::run(args),
         Command::Fixtures(args) => cmd::fixtures::run(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Api(args) => cmd::api::run(args),
+        Command::BenchApi(args) => cmd::bench_api::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -34,6 +34,9 @@ async fn get(addr: std::net::SocketAddr, path: &str) -> Reply {
     }
 }
 
+/// The export the sample site is built from, which the API imports too.
+const SAMPLE_EXPORT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/sample");
+
 async fn serve(app: axum::Router) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -46,7 +49,7 @@ async fn pages_rules_and_api_are_served_like_the_static_host() {
     let site = built_sample();
     let addr = serve(storefront::site_server::router(
         site.public(),
-        api::AppState::default(),
+        api::AppState::ephemeral(SAMPLE_EXPORT).await.unwrap(),
     ))
     .await;
 
@@ -102,9 +105,14 @@ async fn pages_rules_and_api_are_served_like_the_static_host() {
 async fn a_failed_rebuild_is_shown_in_the_browser_over_the_last_good_site() {
     let site = built_sample();
     let last = LastError::default();
-    let app = storefront::site_server::router(site.public(), api::AppState::default()).layer(
-        axum::middleware::from_fn_with_state(last.clone(), dev_errors::inject),
-    );
+    let app = storefront::site_server::router(
+        site.public(),
+        api::AppState::ephemeral(SAMPLE_EXPORT).await.unwrap(),
+    )
+    .layer(axum::middleware::from_fn_with_state(
+        last.clone(),
+        dev_errors::inject,
+    ));
     let addr = serve(app).await;
     assert!(!get(addr, "/").await.body.contains("storefront-dev-error"));
     last.set(Some(

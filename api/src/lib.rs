@@ -1,20 +1,293 @@
-//! The commerce API mounted under /api: carts, stock, accounts and wishlists (built out by the
-//! commerce-API work). `app(state)` returns the router the servers nest at /api.
+//! The commerce API mounted under /api: carts, live stock, accounts and sign-in, addresses,
+//! wishlists and the small calls the front end needs. `app(state)` returns the router the servers
+//! nest at /api; `AppState::open` connects the store and imports the catalog export.
 
-use axum::{Json, Router, routing::get};
-use serde_json::json;
+pub mod account;
+pub mod auth;
+pub mod cart;
+pub mod catalog;
+pub mod error;
+pub mod json;
+pub mod misc;
+pub mod password;
+pub mod security;
+pub mod session;
+pub mod stock;
+pub mod store;
+pub mod wishlist;
 
-/// Shared state of the API. Grows with the store, catalog and sessions.
-#[derive(Clone, Default)]
-pub struct AppState {}
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+
+/// Everything the API can be configured with. The CLI (`storefront api`) fills it from flags and
+/// environment variables; see docs/api.md.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `sqlite://path/to.db` (created if missing) or `postgres://…`.
+    pub database_url: String,
+    /// The catalog export to import at start-up and watch.
+    pub export_dir: PathBuf,
+    /// How often to check the export for changes; `None` disables the watcher.
+    pub watch_interval: Option<Duration>,
+    /// Outside the UK, stock at location 2 is not sellable (deducted) when this is on.
+    pub deduct_location_2_outside_uk: bool,
+    /// Origins (scheme://host[:port]) allowed to make state-changing calls besides the API's own
+    /// host, e.g. the CDN origin when the API is reached through a different host name.
+    pub trusted_origins: Vec<String>,
+    /// Request header carrying the visitor's ISO country, set by the CDN.
+    pub geo_header: String,
+    /// Largest accepted request body, in bytes.
+    pub body_limit: usize,
+    /// Lifetime of the cart cookie, in seconds.
+    pub cart_cookie_max_age: i64,
+    /// Forces `Secure` on or off; `None` = Secure except on plain-http localhost.
+    pub cookie_secure: Option<bool>,
+    /// Lifetime of a password-reset link, in seconds.
+    pub reset_token_ttl: i64,
+    /// Absolute origin used in links inside emails.
+    pub public_base_url: String,
+    /// Failed sign-ins allowed per account, and sign-in attempts per client address, per window.
+    pub login_limit_per_account: u32,
+    pub login_limit_per_ip: u32,
+    pub login_window_secs: i64,
+}
+
+impl Config {
+    pub fn new(database_url: impl Into<String>, export_dir: impl Into<PathBuf>) -> Config {
+        Config {
+            database_url: database_url.into(),
+            export_dir: export_dir.into(),
+            watch_interval: Some(Duration::from_secs(2)),
+            deduct_location_2_outside_uk: false,
+            trusted_origins: Vec::new(),
+            geo_header: "cf-ipcountry".into(),
+            body_limit: 16 * 1024,
+            cart_cookie_max_age: 30 * 24 * 3600,
+            cookie_secure: None,
+            reset_token_ttl: 3600,
+            public_base_url: "http://localhost:3000".into(),
+            login_limit_per_account: 5,
+            login_limit_per_ip: 50,
+            login_window_secs: 900,
+        }
+    }
+}
+
+/// Shared state of the API: the store, the catalog, configuration, throttles and the clock.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    db: store::Db,
+    catalog: catalog::CatalogHandle,
+    config: Config,
+    limiter: security::Limiter,
+    hasher: password::Hasher,
+    /// Seconds added to the wall clock; tests move time forward to expire tokens.
+    clock_offset: AtomicI64,
+    /// Keeps a throwaway database directory alive as long as the state (`ephemeral`).
+    _scratch: Option<tempfile::TempDir>,
+}
+
+impl AppState {
+    /// Connects the database (creating the schema), imports the export if it changed since the
+    /// last import, and returns the state. The export watcher is started by `spawn_watcher`.
+    pub async fn open(config: Config) -> anyhow::Result<AppState> {
+        let db = store::Db::connect(&config.database_url).await?;
+        AppState::with_db(db, config).await
+    }
+
+    /// As `open`, with an already connected store (tests use a private PostgreSQL schema).
+    pub async fn with_db(db: store::Db, config: Config) -> anyhow::Result<AppState> {
+        let (catalog, _) = catalog::import(&db, &config.export_dir).await?;
+        let stock = catalog::load_stock(&db).await?;
+        Ok(AppState {
+            inner: Arc::new(Inner {
+                db,
+                catalog: catalog::CatalogHandle::new(catalog, stock),
+                config,
+                limiter: security::Limiter::default(),
+                hasher: password::Hasher::new(),
+                clock_offset: AtomicI64::new(0),
+                _scratch: None,
+            }),
+        })
+    }
+
+    /// A state on a throwaway SQLite file, removed when the last clone of the state is dropped;
+    /// for tests and demos that need a working API and no set-up.
+    pub async fn ephemeral(export_dir: impl Into<PathBuf>) -> anyhow::Result<AppState> {
+        let scratch = tempfile::tempdir()?;
+        let url = format!("sqlite://{}", scratch.path().join("api.db").display());
+        let mut config = Config::new(url, export_dir);
+        config.watch_interval = None;
+        let state = AppState::open(config).await?;
+        let inner = Arc::into_inner(state.inner).expect("a new state has one owner");
+        Ok(AppState {
+            inner: Arc::new(Inner {
+                _scratch: Some(scratch),
+                ..inner
+            }),
+        })
+    }
+
+    /// Re-imports the export whenever it changes (if a watch interval is configured).
+    pub fn spawn_watcher(&self) -> Option<tokio::task::JoinHandle<()>> {
+        let every = self.inner.config.watch_interval?;
+        Some(catalog::watch(
+            self.inner.db.clone(),
+            self.inner.catalog.clone(),
+            self.inner.config.export_dir.clone(),
+            every,
+        ))
+    }
+
+    /// Deletes what has outlived its use, every `every`: expired sessions, spent or expired reset
+    /// links, and guest carts untouched for longer than the cart cookie lives.
+    pub fn spawn_janitor(&self, every: Duration) -> tokio::task::JoinHandle<()> {
+        let state = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tick.tick().await;
+                if let Err(e) = state.purge_expired().await {
+                    tracing::warn!(error = %format!("{e:#}"), "purging expired rows failed");
+                }
+            }
+        })
+    }
+
+    /// One janitor pass; returns the number of rows removed.
+    pub async fn purge_expired(&self) -> anyhow::Result<u64> {
+        let now = self.now();
+        let stale_cart = now - self.config().cart_cookie_max_age;
+        let mut tx = self.db().write().await?;
+        let mut removed = 0;
+        removed += sqlx::query("DELETE FROM session WHERE expires_at <= $1")
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        removed +=
+            sqlx::query("DELETE FROM password_reset WHERE used_at IS NOT NULL OR expires_at <= $1")
+                .bind(now)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+        sqlx::query(
+            "DELETE FROM cart_item WHERE cart_id IN \
+             (SELECT id FROM cart WHERE customer_id IS NULL AND updated_at < $1)",
+        )
+        .bind(stale_cart)
+        .execute(&mut *tx)
+        .await?;
+        removed += sqlx::query("DELETE FROM cart WHERE customer_id IS NULL AND updated_at < $1")
+            .bind(stale_cart)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+        Ok(removed)
+    }
+
+    pub fn db(&self) -> &store::Db {
+        &self.inner.db
+    }
+
+    pub fn catalog(&self) -> Arc<domain::catalog::Catalog> {
+        self.inner.catalog.get()
+    }
+
+    /// The store's stock rows as of the last import (see `catalog::load_stock`).
+    pub fn stock_snapshot(&self) -> Arc<catalog::StockSnapshot> {
+        self.inner.catalog.stock()
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    pub fn limiter(&self) -> &security::Limiter {
+        &self.inner.limiter
+    }
+
+    pub fn hasher(&self) -> &password::Hasher {
+        &self.inner.hasher
+    }
+
+    /// Unix seconds, as the API sees them.
+    pub fn now(&self) -> i64 {
+        store::now() + self.inner.clock_offset.load(Ordering::Relaxed)
+    }
+
+    /// Moves the API's clock forward (tests: expiring reset links and sessions).
+    pub fn advance_clock(&self, secs: i64) {
+        self.inner.clock_offset.fetch_add(secs, Ordering::Relaxed);
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Storefront commerce API", description = "Carts, stock, accounts and wishlists. Mounted at /api."),
+    servers((url = "/api")),
+    components(schemas(error::ErrorBody))
+)]
+struct ApiDoc;
+
+/// Every route with its OpenAPI description, before state is attached.
+fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(misc::router())
+        .merge(stock::router())
+        .merge(cart::router())
+        .merge(auth::router())
+        .merge(account::router())
+        .merge(wishlist::router())
+}
+
+/// The OpenAPI document served at /api/openapi.json.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    routes().split_for_parts().1
+}
 
 /// The API router, to be nested at `/api`.
 pub fn app(state: AppState) -> Router {
-    Router::new()
-        .route("/health", get(health))
+    let (router, doc) = routes().split_for_parts();
+    let doc = Arc::new(doc);
+    let trusted = Arc::new(state.config().trusted_origins.clone());
+    let limit = state.config().body_limit;
+    router
+        .route(
+            "/openapi.json",
+            axum::routing::get(move || {
+                let doc = doc.clone();
+                async move { axum::Json(doc.as_ref().clone()) }
+            }),
+        )
+        .fallback(|| async {
+            error::ApiError::new(
+                axum::http::StatusCode::NOT_FOUND,
+                "no_route",
+                "No such endpoint",
+            )
+        })
         .with_state(state)
-}
-
-async fn health() -> Json<serde_json::Value> {
-    Json(json!({"status": "ok"}))
+        .layer(axum::middleware::from_fn_with_state(
+            trusted,
+            security::csrf,
+        ))
+        // Two limits: axum's extractor limit (what `StrictJson` reads) and tower-http's, which also
+        // refuses an honest Content-Length before any byte is read.
+        .layer(DefaultBodyLimit::max(limit))
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(limit))
+        .layer(axum::middleware::from_fn(security::json_errors_for_limits))
+        .layer(axum::middleware::from_fn(security::request_id))
 }

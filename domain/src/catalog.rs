@@ -245,7 +245,33 @@ pub struct LocationStock {
     pub available_to_sell: i64,
 }
 
+impl Stock {
+    /// Units sellable from the enabled locations.
+    pub fn available(&self) -> i64 {
+        self.locations
+            .iter()
+            .filter(|l| l.enabled)
+            .map(|l| l.available_to_sell.max(0))
+            .sum()
+    }
+}
+
 impl Catalog {
+    /// `(product id, variant id, units in stock)` of every variant a shopper can add to the bag,
+    /// gift cards aside (they track no stock).
+    pub fn purchasable_stock(&self) -> impl Iterator<Item = (u64, u64, i64)> + '_ {
+        self.products
+            .iter()
+            .filter(|p| !p.is_gift_card)
+            .flat_map(|p| {
+                p.variants
+                    .iter()
+                    .filter(|v| !v.purchasing_disabled)
+                    .map(move |v| (p.id, v.id))
+            })
+            .filter_map(|(p, v)| self.inventory.get(&v).map(|s| (p, v, s.available())))
+    }
+
     pub fn category(&self, id: u64) -> Option<&Category> {
         self.category_index.get(&id).map(|&i| &self.categories[i])
     }

@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
+pub mod api;
 pub mod bench;
+pub mod bench_api;
 pub mod build;
 pub mod dev;
 pub mod fixtures;

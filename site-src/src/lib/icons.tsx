@@ -2,12 +2,13 @@
 //! change both together (the parity tests compare them).
 import type { ReactElement } from 'react';
 
-function Icon({ name, d }: { name: string; d: string }): ReactElement {
+/** One stroked 24×24 icon drawn by a single path. */
+export function Icon({ name, d, size = 24 }: { name: string; d: string; size?: number }): ReactElement {
   return (
     <svg
       className={`icon icon--${name}`}
-      width="24"
-      height="24"
+      width={size}
+      height={size}
       viewBox="0 0 24 24"
       fill="none"
       stroke="currentColor"

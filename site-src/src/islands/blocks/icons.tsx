@@ -1,6 +1,7 @@
 //! Inline SVG icons of the block islands. Their markup is repeated verbatim in
 //! templates/islands/_block_icons.html: change both together (the parity tests compare them).
 import type { ReactElement } from 'react';
+import { Icon } from '../../lib/icons';
 
 export const ICON_PATHS = {
   chevron: 'M9 6l6 6-6 6',
@@ -15,21 +16,5 @@ export const ICON_PATHS = {
 export type IconName = keyof typeof ICON_PATHS;
 
 export function BlockIcon({ name, size = 20 }: { name: IconName; size?: number }): ReactElement {
-  return (
-    <svg
-      className={`icon icon--${name}`}
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d={ICON_PATHS[name]} />
-    </svg>
-  );
+  return <Icon name={name} d={ICON_PATHS[name]} size={size} />;
 }

@@ -1,0 +1,324 @@
+//! The cart as the front end sees it: line items split by kind, priced from the store in the
+//! market's currency, with live stock badges; and loading a cart the shopper may use.
+
+use crate::AppState;
+use crate::catalog::find_variant;
+use crate::error::{ApiError, ApiResult};
+use crate::session::Shopper;
+use crate::stock::Availability;
+use crate::store::Db;
+use domain::catalog::{OptionKind, Product, Variant};
+use domain::market::Market;
+use domain::money::Money;
+use domain::url::product_path;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use utoipa::ToSchema;
+
+// ---- responses -----------------------------------------------------------------------------
+
+#[derive(Serialize, ToSchema)]
+pub struct CartView {
+    /// Null while the cart is new and empty (the spec's empty cart).
+    pub id: Option<String>,
+    pub customer_id: Option<String>,
+    pub market: String,
+    pub currency: CurrencyCode,
+    /// What the shopper pays: the special (sale) subtotal.
+    pub cart_amount: f64,
+    /// The subtotal before discounts (list prices).
+    pub base_amount: f64,
+    pub discount_amount: f64,
+    pub coupons: Vec<serde_json::Value>,
+    pub line_items: LineItems,
+    /// Quantities of physical and digital items.
+    pub total_item_count: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CurrencyCode {
+    pub code: String,
+}
+
+#[derive(Serialize, ToSchema, Default)]
+pub struct LineItems {
+    pub physical_items: Vec<LineItem>,
+    pub digital_items: Vec<LineItem>,
+    #[schema(value_type = Vec<Object>)]
+    pub custom_items: Vec<serde_json::Value>,
+    #[schema(value_type = Vec<Object>)]
+    pub gift_certificates: Vec<serde_json::Value>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct LineItem {
+    pub id: String,
+    pub product_id: u64,
+    pub variant_id: u64,
+    pub parent_id: Option<String>,
+    pub sku: String,
+    pub name: String,
+    pub quantity: i64,
+    pub url: String,
+    pub image_url: Option<String>,
+    pub is_gift_card: bool,
+    pub list_price: f64,
+    pub sale_price: f64,
+    pub extended_list_price: f64,
+    pub extended_sale_price: f64,
+    pub original_price: f64,
+    pub discount_amount: f64,
+    pub coupon_amount: f64,
+    pub options: Vec<LineOption>,
+    /// Live stock of the variant in this market (null when not tracked).
+    pub available_to_sell: Option<i64>,
+    pub low_stock: bool,
+    pub sold_out: bool,
+}
+
+#[derive(Serialize, Deserialize, ToSchema, Clone)]
+#[allow(non_snake_case)]
+pub struct LineOption {
+    pub name: String,
+    pub nameId: u64,
+    pub value: String,
+    pub valueId: Option<u64>,
+}
+
+fn decimal(minor: i64) -> f64 {
+    minor as f64 / 100.0
+}
+
+// ---- loading and rendering -----------------------------------------------------------------
+
+/// A cart row the shopper may use: same market and either a guest cart or their own.
+pub struct CartRow {
+    pub id: String,
+    pub customer_id: Option<String>,
+}
+
+/// Loads the cookie's cart inside `conn`; foreign, other-market and missing carts are all `None`
+/// so that nobody can learn whether someone else's cart id exists.
+pub async fn load_cart(
+    conn: &mut sqlx::AnyConnection,
+    db: &Db,
+    shopper: &Shopper,
+    cart_id: &str,
+    lock: bool,
+) -> ApiResult<Option<CartRow>> {
+    let sql = format!(
+        "SELECT id, market, customer_id FROM cart WHERE id = $1{}",
+        if lock { db.for_update() } else { "" }
+    );
+    let row: Option<(String, String, Option<String>)> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(cart_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(row.and_then(|(id, market, owner)| {
+        let mine = owner.is_none() || owner == shopper.customer_id;
+        (market == shopper.market.code && mine).then_some(CartRow {
+            id,
+            customer_id: owner,
+        })
+    }))
+}
+
+pub(super) struct StoredLine {
+    pub(super) id: String,
+    pub(super) product_id: u64,
+    pub(super) variant_id: u64,
+    pub(super) quantity: i64,
+    pub(super) options: Vec<LineOption>,
+}
+
+pub(super) async fn stored_lines(
+    conn: &mut sqlx::AnyConnection,
+    cart_id: &str,
+) -> ApiResult<Vec<StoredLine>> {
+    let rows: Vec<(String, i64, i64, i64, String)> = sqlx::query_as(
+        "SELECT id, product_id, variant_id, quantity, options FROM cart_item \
+         WHERE cart_id = $1 ORDER BY position",
+    )
+    .bind(cart_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    rows.into_iter()
+        .map(|(id, p, v, quantity, options)| {
+            let options = serde_json::from_str(&options)
+                .map_err(|e| ApiError::Internal(anyhow::anyhow!("cart_item {id} options: {e}")))?;
+            Ok(StoredLine {
+                id,
+                product_id: p as u64,
+                variant_id: v as u64,
+                quantity,
+                options,
+            })
+        })
+        .collect()
+}
+
+/// List and sale price of variants in `market`, from the store.
+async fn prices(
+    conn: &mut sqlx::AnyConnection,
+    market: &Market,
+    variant_ids: &[u64],
+) -> ApiResult<HashMap<u64, (String, i64, Option<i64>)>> {
+    if variant_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let placeholders: Vec<String> = (1..=variant_ids.len()).map(|i| format!("${i}")).collect();
+    // The column names come from the fixed market list, never from the request.
+    let sql = format!(
+        "SELECT variant_id, sku, price_{m}, sale_{m} FROM catalog_variant WHERE variant_id IN ({})",
+        placeholders.join(","),
+        m = market.code
+    );
+    let mut q = sqlx::query_as::<_, (i64, String, i64, Option<i64>)>(sqlx::AssertSqlSafe(sql));
+    for id in variant_ids {
+        q = q.bind(*id as i64);
+    }
+    Ok(q.fetch_all(&mut *conn)
+        .await?
+        .into_iter()
+        .map(|(id, sku, price, sale)| (id as u64, (sku, price, sale)))
+        .collect())
+}
+
+/// The cart as the front end sees it, priced and stock-checked now.
+pub async fn render(
+    conn: &mut sqlx::AnyConnection,
+    state: &AppState,
+    market: &Market,
+    cart: &CartRow,
+) -> ApiResult<CartView> {
+    let lines = stored_lines(conn, &cart.id).await?;
+    let ids: Vec<u64> = lines.iter().map(|l| l.variant_id).collect();
+    let prices = prices(conn, market, &ids).await?;
+    // Display only: the snapshot of the store's stock is enough here, and saves a query. The
+    // decisions (add, update, merge) read the store inside their transactions.
+    let deduct = state.config().deduct_location_2_outside_uk;
+    let snapshot = state.stock_snapshot();
+    let stock: HashMap<u64, Availability> = ids
+        .iter()
+        .filter_map(|id| {
+            snapshot
+                .get(id)
+                .map(|row| (*id, row.in_market(market, deduct)))
+        })
+        .collect();
+    let catalog = state.catalog();
+    let mut items = LineItems::default();
+    let (mut base, mut special, mut count) = (0i64, 0i64, 0i64);
+    for line in lines {
+        // A line whose variant left the catalog cannot be priced or bought; it is not shown.
+        let (Some((product, variant)), Some((sku, list, sale))) = (
+            find_variant(&catalog, line.product_id, line.variant_id),
+            prices.get(&line.variant_id),
+        ) else {
+            continue;
+        };
+        let unit = sale.unwrap_or(*list);
+        base += list * line.quantity;
+        special += unit * line.quantity;
+        count += line.quantity;
+        let a = stock
+            .get(&line.variant_id)
+            .copied()
+            .unwrap_or(Availability {
+                tracked: true,
+                recorded: false,
+                available: 0,
+            });
+        let live = crate::stock::VariantStock::new(line.variant_id, &a);
+        let item = LineItem {
+            id: line.id,
+            product_id: product.id,
+            variant_id: variant.id,
+            parent_id: None,
+            sku: sku.clone(),
+            name: product.name.clone(),
+            quantity: line.quantity,
+            url: market.path(&line_url(product, variant)),
+            image_url: variant.image_url.clone(),
+            is_gift_card: product.is_gift_card,
+            list_price: decimal(*list),
+            sale_price: decimal(unit),
+            extended_list_price: decimal(list * line.quantity),
+            extended_sale_price: decimal(unit * line.quantity),
+            original_price: decimal(*list),
+            discount_amount: 0.0,
+            coupon_amount: 0.0,
+            options: [variant_options(product, variant), line.options].concat(),
+            available_to_sell: live.available_to_sell,
+            low_stock: live.low_stock,
+            sold_out: live.sold_out,
+        };
+        // Gift cards are delivered by email: digital. Everything else ships.
+        if product.is_gift_card {
+            items.digital_items.push(item);
+        } else {
+            items.physical_items.push(item);
+        }
+    }
+    let empty = items.physical_items.is_empty() && items.digital_items.is_empty();
+    let currency = Money::new(0, market.currency).currency;
+    Ok(CartView {
+        id: (!empty).then(|| cart.id.clone()),
+        customer_id: cart.customer_id.clone(),
+        market: market.code.to_string(),
+        currency: CurrencyCode {
+            code: currency.code().to_string(),
+        },
+        cart_amount: decimal(special),
+        base_amount: decimal(base),
+        discount_amount: decimal(base - special),
+        coupons: Vec::new(),
+        line_items: items,
+        total_item_count: count,
+    })
+}
+
+/// Renders outside the write transaction, so the writer slot is held only for the decision and
+/// the writes. Another write between commit and render can only make the answer newer.
+pub(super) async fn render_after_commit(
+    state: &AppState,
+    market: &Market,
+    cart: &CartRow,
+) -> ApiResult<CartView> {
+    let mut conn = state.db().pool().acquire().await?;
+    render(&mut conn, state, market, cart).await
+}
+
+fn line_url(product: &Product, variant: &Variant) -> String {
+    let colourway = product
+        .colourways
+        .iter()
+        .find(|c| c.variant_ids.contains(&variant.id))
+        .or(product.colourways.first());
+    product_path(
+        product.id,
+        &product.slug,
+        colourway.map_or("", |c| c.segment.as_str()),
+    )
+}
+
+/// Color / Size / Length (Design on gift cards) of a variant, in the bag's display order.
+fn variant_options(product: &Product, variant: &Variant) -> Vec<LineOption> {
+    [
+        (OptionKind::Colour, variant.colour),
+        (OptionKind::Size, variant.size),
+        (OptionKind::Length, variant.length),
+    ]
+    .into_iter()
+    .filter_map(|(kind, value)| {
+        let option = product.option(kind)?;
+        let value = option.values.iter().find(|v| Some(v.id) == value)?;
+        Some(LineOption {
+            name: option.display_name.clone(),
+            nameId: option.id,
+            value: value.label.clone(),
+            valueId: Some(value.id),
+        })
+    })
+    .collect()
+}

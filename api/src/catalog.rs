@@ -1,0 +1,283 @@
+//! The catalog inside the API: the export is validated with the generator's loader, its prices and
+//! stock are written to the store (the only place carts and stock checks read them from), and the
+//! names, options and URLs are kept in memory for presenting line items. A watcher re-imports when
+//! the export changes.
+
+use crate::stock::StockRow;
+use crate::store::{Db, Tx};
+use anyhow::Context;
+use domain::catalog::{Catalog, InventoryTracking, Product, Variant};
+use domain::market::MARKETS;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+/// Stock rows of every variant as the store holds them, by variant id.
+pub type StockSnapshot = HashMap<u64, StockRow>;
+
+/// What is served: the catalog and the store's stock rows, swapped together on reload so readers
+/// never see a mix of two exports.
+#[derive(Clone)]
+pub struct CatalogHandle {
+    current: Arc<RwLock<(Arc<Catalog>, Arc<StockSnapshot>)>>,
+}
+
+impl CatalogHandle {
+    pub fn new(catalog: Catalog, stock: StockSnapshot) -> CatalogHandle {
+        CatalogHandle {
+            current: Arc::new(RwLock::new((Arc::new(catalog), Arc::new(stock)))),
+        }
+    }
+
+    fn current(&self) -> std::sync::RwLockReadGuard<'_, (Arc<Catalog>, Arc<StockSnapshot>)> {
+        self.current
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn get(&self) -> Arc<Catalog> {
+        self.current().0.clone()
+    }
+
+    pub fn stock(&self) -> Arc<StockSnapshot> {
+        self.current().1.clone()
+    }
+
+    fn replace(&self, catalog: Catalog, stock: StockSnapshot) {
+        *self
+            .current
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) =
+            (Arc::new(catalog), Arc::new(stock));
+    }
+}
+
+/// Reads the stock snapshot back from the store (not from the export), so every instance serves
+/// what the store holds even when another instance did the import.
+pub async fn load_stock(db: &Db) -> anyhow::Result<StockSnapshot> {
+    let mut conn = db.pool().acquire().await?;
+    crate::stock::stock_rows(&mut conn, None)
+        .await
+        .map_err(|e| anyhow::anyhow!("reading stock: {e}"))
+}
+
+/// Finds a product and one of its variants.
+pub fn find_variant(
+    catalog: &Catalog,
+    product_id: u64,
+    variant_id: u64,
+) -> Option<(&Product, &Variant)> {
+    let product = catalog.product(product_id)?;
+    let variant = product.variants.iter().find(|v| v.id == variant_id)?;
+    Some((product, variant))
+}
+
+/// A hash of every catalog file in the export: a cheap change test, and the version stored with
+/// the imported data so an unchanged export is not written again.
+pub fn fingerprint(dir: &Path) -> anyhow::Result<String> {
+    let mut files = vec![dir.join("store.json")];
+    let catalog_dir = dir.join("catalog");
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&catalog_dir)
+        .with_context(|| format!("reading {}", catalog_dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    entries.sort();
+    files.extend(entries);
+    let mut hasher = blake3::Hasher::new();
+    for f in files {
+        let bytes = std::fs::read(&f).with_context(|| format!("reading {}", f.display()))?;
+        hasher.update(
+            f.strip_prefix(dir)
+                .unwrap_or(&f)
+                .to_string_lossy()
+                .as_bytes(),
+        );
+        hasher.update(&(bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+    Ok(hasher.finalize().to_hex().to_string())
+}
+
+/// Loads and validates the export (off the async threads: it parses in parallel with rayon).
+pub async fn load(dir: &Path) -> anyhow::Result<Catalog> {
+    let dir = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        generator::load::load_export(&dir)
+            .map(|inputs| inputs.catalog)
+            .map_err(|errors| {
+                anyhow::anyhow!("the export at {} is invalid:\n{errors}", dir.display())
+            })
+    })
+    .await
+    .context("loading the export")?
+}
+
+/// Loads the export and writes its prices and stock to the store unless this exact export is
+/// already there. Returns the catalog and whether the store changed.
+pub async fn import(db: &Db, dir: &Path) -> anyhow::Result<(Catalog, bool)> {
+    let version = fingerprint(dir)?;
+    let catalog = load(dir).await?;
+    let mut tx = db.write().await?;
+    let stored: Option<String> =
+        sqlx::query_scalar("SELECT value FROM catalog_meta WHERE key = 'version'")
+            .fetch_optional(&mut *tx)
+            .await?;
+    if stored.as_deref() == Some(version.as_str()) {
+        tx.rollback().await?;
+        return Ok((catalog, false));
+    }
+    sqlx::query("DELETE FROM catalog_variant")
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM inventory")
+        .execute(&mut *tx)
+        .await?;
+    write_variants(&mut tx, &catalog).await?;
+    write_inventory(&mut tx, &catalog).await?;
+    sqlx::query(
+        "INSERT INTO catalog_meta (key, value) VALUES ('version', $1) \
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    )
+    .bind(&version)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    tracing::info!(
+        export = %dir.display(),
+        products = catalog.products.len(),
+        variants = catalog.inventory.len(),
+        "catalog imported"
+    );
+    Ok((catalog, true))
+}
+
+/// `($1,$2,…),(…)` for `rows` rows of `cols` columns: the Any driver's query builder writes `?`,
+/// which PostgreSQL does not accept, so multi-row inserts number their own placeholders.
+fn values_clause(rows: usize, cols: usize) -> String {
+    (0..rows)
+        .map(|r| {
+            let row: Vec<String> = (1..=cols).map(|c| format!("${}", r * cols + c)).collect();
+            format!("({})", row.join(","))
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+const BATCH: usize = 200;
+
+async fn write_variants(tx: &mut Tx, catalog: &Catalog) -> anyhow::Result<()> {
+    let rows: Vec<(&Product, &Variant)> = catalog
+        .products
+        .iter()
+        .flat_map(|p| p.variants.iter().map(move |v| (p, v)))
+        .collect();
+    for chunk in rows.chunks(BATCH) {
+        let sql = format!(
+            "INSERT INTO catalog_variant (variant_id, product_id, sku, purchasing_disabled, tracked, \
+             price_uk, sale_uk, price_us, sale_us, price_eu, sale_eu) VALUES {}",
+            values_clause(chunk.len(), 11)
+        );
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for (p, v) in chunk {
+            q = q
+                .bind(v.id as i64)
+                .bind(p.id as i64)
+                .bind(v.sku.clone())
+                .bind(v.purchasing_disabled as i64)
+                .bind((p.inventory_tracking != InventoryTracking::None) as i64);
+            for m in 0..MARKETS.len() {
+                q = q
+                    .bind(v.prices[m].price.minor)
+                    .bind(v.prices[m].sale.map(|s| s.minor));
+            }
+        }
+        q.execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+async fn write_inventory(tx: &mut Tx, catalog: &Catalog) -> anyhow::Result<()> {
+    let mut rows: Vec<(u64, u64, bool, i64)> = catalog
+        .inventory
+        .values()
+        .flat_map(|s| {
+            s.locations
+                .iter()
+                .map(move |l| (s.variant_id, l.location_id, l.enabled, l.available_to_sell))
+        })
+        .collect();
+    rows.sort_unstable_by_key(|r| (r.0, r.1));
+    for chunk in rows.chunks(BATCH) {
+        let sql = format!(
+            "INSERT INTO inventory (variant_id, location_id, enabled, available) VALUES {}",
+            values_clause(chunk.len(), 4)
+        );
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for (variant, location, enabled, available) in chunk {
+            q = q
+                .bind(*variant as i64)
+                .bind(*location as i64)
+                .bind(*enabled as i64)
+                .bind(*available);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+/// Re-imports whenever the export's fingerprint changes, polling every `every`. Polling rather
+/// than file events: exports are replaced by other processes (the import command, rsync) whose
+/// write patterns differ, and a two-second delay is fine for a catalog.
+pub fn watch(
+    db: Db,
+    handle: CatalogHandle,
+    dir: PathBuf,
+    every: Duration,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut last = fingerprint(&dir).ok();
+        let mut tick = tokio::time::interval(every);
+        tick.tick().await;
+        loop {
+            tick.tick().await;
+            let now = match fingerprint(&dir) {
+                Ok(f) => f,
+                Err(e) => {
+                    tracing::warn!(error = %format!("{e:#}"), "catalog export unreadable; keeping the current catalog");
+                    continue;
+                }
+            };
+            if last.as_deref() == Some(now.as_str()) {
+                continue;
+            }
+            let reloaded = async {
+                let (catalog, _) = import(&db, &dir).await?;
+                let stock = load_stock(&db).await?;
+                anyhow::Ok((catalog, stock))
+            };
+            match reloaded.await {
+                Ok((catalog, stock)) => {
+                    handle.replace(catalog, stock);
+                    last = Some(now);
+                }
+                // A half-written or invalid export must not take the shop down: keep serving
+                // the last good catalog and try again on the next change.
+                Err(e) => {
+                    tracing::error!(error = %format!("{e:#}"), "catalog reload failed; keeping the current catalog")
+                }
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_clause_numbers_placeholders_across_rows() {
+        assert_eq!(values_clause(2, 2), "($1,$2),($3,$4)");
+    }
+}

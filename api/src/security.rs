@@ -1,0 +1,260 @@
+//! Cross-cutting request guards: request ids with one log line per 5xx, CSRF (Sec-Fetch-Site /
+//! Origin), the JSON content-type rule for state-changing calls, and the sign-in throttle.
+
+use crate::error::{ApiError, ErrorBody, ErrorDetail, InternalFault, copy};
+use crate::json::{is_json_content_type, too_large, unsupported_media_type};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use tracing::Instrument;
+
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// The id of the request being served, for handlers and logs.
+#[derive(Clone)]
+pub struct RequestId(pub String);
+
+/// Gives every request an id (a sane incoming `X-Request-Id` is kept, so a CDN's id carries
+/// through), runs it inside a span carrying that id, echoes it in the response, and turns a 5xx
+/// into the opaque error body while logging its cause exactly once.
+pub async fn request_id(mut req: Request, next: Next) -> Response {
+    let id = req
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty() && v.len() <= 64 && v.bytes().all(|b| b.is_ascii_graphic()))
+        .map(str::to_string)
+        .unwrap_or_else(|| crate::store::random_id(8));
+    req.extensions_mut().insert(RequestId(id.clone()));
+    let method = req.method().clone();
+    // Nested under /api, the router sees "/cart"; log what the client asked for.
+    let path = req
+        .extensions()
+        .get::<axum::extract::OriginalUri>()
+        .map_or_else(|| req.uri().path().to_string(), |u| u.path().to_string());
+    let span = tracing::info_span!("request", request_id = %id, %method, %path);
+    let started = std::time::Instant::now();
+    let mut res = next.run(req).instrument(span.clone()).await;
+    let status = res.status();
+    if status.is_server_error() {
+        let cause = res
+            .extensions()
+            .get::<InternalFault>()
+            .map(|f| f.0.to_string())
+            .unwrap_or_else(|| "no cause recorded".into());
+        span.in_scope(|| tracing::error!(%status, cause = %cause, "request failed"));
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: "internal",
+                message: copy::INTERNAL.into(),
+                fields: Default::default(),
+                request_id: Some(id.clone()),
+            },
+        };
+        res = (status, axum::Json(body)).into_response();
+    } else {
+        span.in_scope(|| {
+            tracing::info!(
+                status = status.as_u16(),
+                elapsed_us = started.elapsed().as_micros() as u64,
+                "served"
+            )
+        });
+    }
+    if let Ok(v) = HeaderValue::from_str(&id) {
+        res.headers_mut().insert(REQUEST_ID, v);
+    }
+    res
+}
+
+/// Maps the body-limit layer's bare 413 to the API's error shape.
+pub async fn json_errors_for_limits(req: Request, next: Next) -> Response {
+    let res = next.run(req).await;
+    if res.status() == StatusCode::PAYLOAD_TOO_LARGE && !is_json_response(res.headers()) {
+        return too_large().into_response();
+    }
+    res
+}
+
+fn is_json_response(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(is_json_content_type)
+}
+
+fn is_state_changing(method: &Method) -> bool {
+    !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// CSRF defence, the same rule as Go 1.25's CrossOriginProtection (and tower-http's `csrf`):
+/// a state-changing request passes when `Sec-Fetch-Site` is `same-origin` or `none`, or, for
+/// browsers that do not send it, when `Origin` matches the request's host or a trusted origin, or
+/// when neither header is present (not a browser, so no ambient cookies to abuse). On top of that
+/// a body must be JSON, which a cross-site HTML form cannot send without a CORS preflight.
+pub async fn csrf(
+    State(trusted): State<std::sync::Arc<Vec<String>>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    if is_state_changing(req.method()) {
+        if let Err(e) = check_origin(req.headers(), &trusted) {
+            return e.into_response();
+        }
+        let declared_len = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        let has_body = declared_len.is_some_and(|n| n > 0)
+            || req.headers().contains_key(header::TRANSFER_ENCODING);
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(is_json_content_type);
+        // POST and PUT always carry a JSON body here; DELETE carries none, but if it has one it
+        // must be JSON too.
+        let needs_json =
+            matches!(*req.method(), Method::POST | Method::PUT | Method::PATCH) || has_body;
+        if needs_json && !json {
+            return unsupported_media_type().into_response();
+        }
+    }
+    next.run(req).await
+}
+
+fn check_origin(headers: &HeaderMap, trusted: &[String]) -> Result<(), ApiError> {
+    let forbidden = |why: &str| {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "cross_site_request",
+            format!("origin: {why}"),
+        )
+        .with_field("origin", why)
+    };
+    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    if let Some(o) = origin
+        && trusted.iter().any(|t| t == o)
+    {
+        return Ok(());
+    }
+    match headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        Some("same-origin") | Some("none") => return Ok(()),
+        Some(_) => return Err(forbidden("cross-site requests are not allowed")),
+        None => {}
+    }
+    let Some(origin) = origin else {
+        return Ok(());
+    };
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let authority = origin.split_once("://").map(|(_, rest)| rest);
+    match (authority, host) {
+        (Some(a), Some(h)) if a == h => Ok(()),
+        _ => Err(forbidden("does not match this site")),
+    }
+}
+
+/// Fixed-window counters keyed by account or client address. In memory: each API instance
+/// throttles on its own, which bounds guessing per instance; a shared store is not needed for that.
+#[derive(Default)]
+pub struct Limiter {
+    windows: Mutex<HashMap<String, (i64, u32)>>,
+}
+
+impl Limiter {
+    /// Err(seconds to wait) when `key` already has `limit` hits in the current window.
+    pub fn check(&self, key: &str, limit: u32, window: i64, now: i64) -> Result<(), u64> {
+        let map = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        match map.get(key) {
+            Some(&(start, count)) if now < start + window && count >= limit => {
+                Err((start + window - now).max(1) as u64)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts a hit for `key`.
+    pub fn hit(&self, key: &str, window: i64, now: i64) {
+        let mut map = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        // Old windows are dropped as the map grows, so an address scan cannot grow it forever.
+        if map.len() > 100_000 {
+            map.retain(|_, (start, _)| now < *start + window);
+        }
+        let entry = map.entry(key.to_string()).or_insert((now, 0));
+        if now >= entry.0 + window {
+            *entry = (now, 0);
+        }
+        entry.1 += 1;
+    }
+
+    pub fn reset(&self, key: &str) {
+        self.windows
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn origin_rules() {
+        let none: Vec<String> = vec![];
+        assert!(check_origin(&headers(&[]), &none).is_ok());
+        assert!(check_origin(&headers(&[("sec-fetch-site", "same-origin")]), &none).is_ok());
+        assert!(check_origin(&headers(&[("sec-fetch-site", "cross-site")]), &none).is_err());
+        assert!(check_origin(&headers(&[("sec-fetch-site", "same-site")]), &none).is_err());
+        assert!(
+            check_origin(
+                &headers(&[("origin", "http://shop.test"), ("host", "shop.test")]),
+                &none
+            )
+            .is_ok()
+        );
+        assert!(
+            check_origin(
+                &headers(&[("origin", "https://evil.test"), ("host", "shop.test")]),
+                &none
+            )
+            .is_err()
+        );
+        let trusted = vec!["https://cdn.shop.test".to_string()];
+        assert!(
+            check_origin(
+                &headers(&[
+                    ("origin", "https://cdn.shop.test"),
+                    ("host", "origin.internal")
+                ]),
+                &trusted
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn limiter_blocks_at_the_limit_and_reopens_after_the_window() {
+        let l = Limiter::default();
+        for _ in 0..3 {
+            assert!(l.check("k", 3, 60, 100).is_ok());
+            l.hit("k", 60, 100);
+        }
+        assert_eq!(l.check("k", 3, 60, 110), Err(50));
+        assert!(l.check("k", 3, 60, 160).is_ok());
+        l.reset("k");
+        assert!(l.check("k", 3, 60, 110).is_ok());
+    }
+}

@@ -1,0 +1,282 @@
+//! Every bad input the issue lists gives a clear 4xx that names the field and changes nothing;
+//! CSRF, content type and body-size guards; errors never leak as 500s.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+/// A cart with one line, and a snapshot of it to compare after each bad request.
+async fn cart_with_a_line(api: &TestApi) -> (Browser, Value, (u64, u64)) {
+    let mut b = api.browser();
+    b.post("/api/cart", json!({})).await;
+    let (p, v, _) = api.variant_with_stock(|n| n >= 10);
+    assert_eq!(b.post("/api/cart/items", line(p, v, 1)).await.status, 201);
+    let snapshot = b.get("/api/cart").await.json();
+    (b, snapshot, (p, v))
+}
+
+async fn bad_quantities_and_variants_are_refused(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let (mut b, before, (p, v)) = cart_with_a_line(&api).await;
+    let catalog = api.state.catalog();
+    let (dp, dv) = catalog
+        .products
+        .iter()
+        .flat_map(|p| p.variants.iter().map(move |v| (p, v)))
+        .find(|(_, v)| v.purchasing_disabled)
+        .map(|(p, v)| (p.id, v.id))
+        .unwrap();
+    let other_product = catalog.products.iter().find(|x| x.id != p).unwrap().id;
+    let q = |raw: &str| {
+        format!(r#"{{"line_items":[{{"product_id":{p},"variant_id":{v},"quantity":{raw}}}]}}"#)
+    };
+    let cases: Vec<(String, &str, u16)> = vec![
+        (q("0"), "line_items[0].quantity", 400),
+        (q("-1"), "line_items[0].quantity", 400),
+        (q("2147483648"), "line_items[0].quantity", 400),
+        (q("1.5"), "line_items[0].quantity", 400),
+        (q("\"1\""), "line_items[0].quantity", 400),
+        (q("null"), "line_items[0].quantity", 400),
+        (
+            r#"{"line_items":[{"product_id":101,"variant_id":999999,"quantity":1}]}"#.to_string(),
+            "line_items[0].variant_id",
+            400,
+        ),
+        (
+            format!(r#"{{"line_items":[{{"product_id":{dp},"variant_id":{dv},"quantity":1}}]}}"#),
+            "line_items[0].variant_id",
+            400,
+        ),
+        (
+            format!(
+                r#"{{"line_items":[{{"product_id":{other_product},"variant_id":{v},"quantity":1}}]}}"#
+            ),
+            "line_items[0].variant_id",
+            400,
+        ),
+        (
+            format!(
+                r#"{{"line_items":[{{"product_id":{p},"variant_id":{v},"quantity":1,"sale_price":0.01}}]}}"#
+            ),
+            "line_items[0].sale_price",
+            400,
+        ),
+        (
+            format!(
+                r#"{{"line_items":[{{"product_id":{p},"variant_id":{v},"quantity":1}}],"cart_amount":1}}"#
+            ),
+            "cart_amount",
+            400,
+        ),
+        (
+            format!(
+                r#"{{"line_items":[{{"product_id":{p},"variant_id":{v},"quantity":1,"quantity":5}}]}}"#
+            ),
+            "line_items[0].quantity",
+            400,
+        ),
+        (
+            format!(
+                r#"{{"line_items":[{{"product_id":{p},"variant_id":{v},"quantity":1,"colour":"red"}}]}}"#
+            ),
+            "line_items[0].colour",
+            400,
+        ),
+        (r#"{"line_items":[]}"#.to_string(), "line_items", 400),
+        ("{\"line_items\":".to_string(), "body", 400),
+    ];
+    for (body, field, status) in cases {
+        let r = b
+            .send(
+                "POST",
+                "/api/cart/items",
+                Some(body.clone().into_bytes()),
+                &[],
+            )
+            .await;
+        assert_eq!(
+            r.status,
+            status,
+            "{body}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+        assert_eq!(r.error_fields(), vec![field.to_string()], "{body}");
+        assert!(!r.error_message().is_empty());
+    }
+    // Invalid UTF-8.
+    let mut raw = q("1").into_bytes();
+    raw.insert(2, 0xff);
+    let r = b.send("POST", "/api/cart/items", Some(raw), &[]).await;
+    assert_eq!(
+        (r.status, r.error_fields()),
+        (400, vec!["body".to_string()])
+    );
+    // Bad quantities on update too.
+    let item = before["line_items"]["physical_items"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for raw in ["0", "-1", "2147483648", "1.5", "\"1\"", "null"] {
+        let r = b
+            .send(
+                "PUT",
+                &format!("/api/cart/items/{item}"),
+                Some(format!(r#"{{"quantity":{raw}}}"#).into_bytes()),
+                &[],
+            )
+            .await;
+        assert_eq!(
+            (r.status, r.error_fields()),
+            (400, vec!["quantity".to_string()]),
+            "{raw}"
+        );
+    }
+    assert_eq!(
+        b.put("/api/cart/items/not-an-id", json!({"quantity": 1}))
+            .await
+            .error_fields(),
+        vec!["item_id"]
+    );
+    assert_eq!(b.get("/api/cart").await.json(), before, "nothing changed");
+    api.finish().await;
+}
+
+async fn bad_cookies_are_refused_without_changes(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let (b, before, (p, v)) = cart_with_a_line(&api).await;
+    // Malformed: a 400 naming the cookie.
+    let mut bad = b.clone();
+    bad.cookies.insert("sf_cart_uk".into(), "Cart%20ID".into());
+    let r = bad.post("/api/cart/items", line(p, v, 1)).await;
+    assert_eq!(
+        (r.status, r.error_fields()),
+        (400, vec!["cookie:sf_cart_uk".to_string()])
+    );
+    // Well-formed but not ours (never issued): no cart, with the spec's copy.
+    let mut foreign = b.clone();
+    foreign.cookies.insert("sf_cart_uk".into(), "f".repeat(32));
+    let r = foreign.post("/api/cart/items", line(p, v, 1)).await;
+    assert_eq!(
+        (r.status, r.error_message().as_str()),
+        (404, "There is no cart to add the item to.")
+    );
+    // A garbage session cookie is just "signed out".
+    let mut session = b.clone();
+    session.cookies.insert("sf_session".into(), "x".into());
+    assert_eq!(session.get("/api/customer").await.status, 401);
+    let mut b = b;
+    assert_eq!(b.get("/api/cart").await.json(), before);
+    api.finish().await;
+}
+
+async fn transport_guards(backend: Backend) {
+    let api = TestApi::start_with(backend, |c| c.body_limit = 4096).await;
+    let (mut b, before, (p, v)) = cart_with_a_line(&api).await;
+    let body = line(p, v, 1).to_string().into_bytes();
+
+    // Wrong content type.
+    let r = b
+        .send(
+            "POST",
+            "/api/cart/items",
+            Some(body.clone()),
+            &[("Content-Type", "text/plain")],
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.error_fields()),
+        (415, vec!["content-type".to_string()])
+    );
+    let r = b
+        .send(
+            "POST",
+            "/api/cart/items",
+            Some(body.clone()),
+            &[("Content-Type", "application/x-www-form-urlencoded")],
+        )
+        .await;
+    assert_eq!(r.status, 415);
+
+    // Cross-site: by fetch metadata and by Origin.
+    let r = b
+        .send(
+            "POST",
+            "/api/cart/items",
+            Some(body.clone()),
+            &[("Sec-Fetch-Site", "cross-site")],
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.error_fields()),
+        (403, vec!["origin".to_string()])
+    );
+    let r = b
+        .send(
+            "POST",
+            "/api/cart/items",
+            Some(body.clone()),
+            &[("Origin", "https://evil.example")],
+        )
+        .await;
+    assert_eq!(r.status, 403);
+    let r = b
+        .send(
+            "DELETE",
+            "/api/cart",
+            None,
+            &[("Origin", "https://evil.example")],
+        )
+        .await;
+    assert_eq!(r.status, 403);
+
+    // Oversized body.
+    let mut big = json!({"line_items": [{"product_id": p, "variant_id": v, "quantity": 1}]});
+    big["pad"] = json!("x".repeat(5000));
+    let r = b
+        .send(
+            "POST",
+            "/api/cart/items",
+            Some(big.to_string().into_bytes()),
+            &[],
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.error_fields()),
+        (413, vec!["body".to_string()])
+    );
+
+    assert_eq!(b.get("/api/cart").await.json(), before, "nothing changed");
+    // Unknown routes answer the JSON error shape too.
+    let r = b.get("/api/nope").await;
+    assert_eq!(r.status, 404);
+    assert_eq!(r.json()["error"]["code"], "no_route");
+    api.finish().await;
+}
+
+async fn server_faults_are_opaque_with_a_request_id(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let mut b = api.browser();
+    api.state.db().pool().close().await;
+    let r = b.get("/api/health").await;
+    assert_eq!(r.status, 500);
+    let e = r.json()["error"].clone();
+    assert_eq!(e["code"], "internal");
+    assert_eq!(e["message"], "Something went wrong. Please try again.");
+    let id = e["request_id"].as_str().unwrap();
+    assert_eq!(r.header("x-request-id"), Some(id));
+    assert!(
+        !String::from_utf8_lossy(&r.body)
+            .to_lowercase()
+            .contains("pool"),
+        "no internals leak"
+    );
+    api.finish().await;
+}
+
+on_both!(
+    bad_quantities_and_variants_are_refused,
+    bad_cookies_are_refused_without_changes,
+    transport_guards,
+    server_faults_are_opaque_with_a_request_id,
+);

@@ -1,0 +1,337 @@
+//! `storefront bench-api`: a fixed-rate load test of the commerce API. It starts the API on a
+//! fresh SQLite file on loopback, then sends stock checks and add-to-bag requests at a fixed rate
+//! (open loop: a request is sent on schedule whether or not earlier ones finished, so slow answers
+//! show up as latency instead of silently lowering the rate), and reports throughput and p50/p99.
+
+use anyhow::{Context, bail};
+use clap::Args as ClapArgs;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// The catalog export to load.
+    #[arg(long, default_value = "fixtures/sample")]
+    pub export: PathBuf,
+    /// Stock checks per second.
+    #[arg(long, default_value_t = 2000)]
+    pub stock_rate: u32,
+    /// Add-to-bag requests per second.
+    #[arg(long, default_value_t = 500)]
+    pub add_rate: u32,
+    /// Seconds each scenario runs (after a one-second warm-up).
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+    /// Keep-alive connections the load is spread over.
+    #[arg(long, default_value_t = 32)]
+    pub connections: usize,
+}
+
+/// Results of one scenario.
+struct Report {
+    name: &'static str,
+    rate: u32,
+    sent: usize,
+    ok: usize,
+    errors: usize,
+    elapsed: Duration,
+    latencies: Vec<Duration>,
+}
+
+impl Report {
+    fn percentile(&self, p: f64) -> Duration {
+        if self.latencies.is_empty() {
+            return Duration::ZERO;
+        }
+        let i = ((self.latencies.len() as f64 - 1.0) * p).round() as usize;
+        self.latencies[i]
+    }
+
+    fn print(&self) {
+        println!(
+            "{:<12} target {:>5}/s  achieved {:>7.0}/s  ok {:>6}  errors {:>4}  p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms",
+            self.name,
+            self.rate,
+            self.sent as f64 / self.elapsed.as_secs_f64(),
+            self.ok,
+            self.errors,
+            self.percentile(0.50).as_secs_f64() * 1e3,
+            self.percentile(0.99).as_secs_f64() * 1e3,
+            self.latencies
+                .last()
+                .copied()
+                .unwrap_or_default()
+                .as_secs_f64()
+                * 1e3,
+        );
+    }
+}
+
+/// One keep-alive HTTP/1.1 connection with a minimal client: enough for fixed small requests,
+/// and far cheaper per request than a general client, so the load tool does not eat the CPU the
+/// server is being measured on.
+struct Conn {
+    stream: TcpStream,
+    buf: Vec<u8>,
+}
+
+impl Conn {
+    async fn open(addr: SocketAddr) -> anyhow::Result<Conn> {
+        let stream = TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        Ok(Conn {
+            stream,
+            buf: Vec::with_capacity(16 * 1024),
+        })
+    }
+
+    /// Sends `request` and returns the status code and body.
+    async fn send(&mut self, request: &[u8]) -> anyhow::Result<(u16, Vec<u8>)> {
+        self.stream.write_all(request).await?;
+        self.buf.clear();
+        loop {
+            if let Some(end) = find(&self.buf, b"\r\n\r\n") {
+                let head = std::str::from_utf8(&self.buf[..end])?.to_ascii_lowercase();
+                let status: u16 = head.split_whitespace().nth(1).context("status")?.parse()?;
+                let len: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .map(|v| v.trim().parse())
+                    .transpose()?
+                    .unwrap_or(0);
+                while self.buf.len() < end + 4 + len {
+                    let mut chunk = [0u8; 8192];
+                    let n = self.stream.read(&mut chunk).await?;
+                    if n == 0 {
+                        bail!("connection closed");
+                    }
+                    self.buf.extend_from_slice(&chunk[..n]);
+                }
+                return Ok((status, self.buf[end + 4..end + 4 + len].to_vec()));
+            }
+            let mut chunk = [0u8; 8192];
+            let n = self.stream.read(&mut chunk).await?;
+            if n == 0 {
+                bail!("connection closed");
+            }
+            self.buf.extend_from_slice(&chunk[..n]);
+        }
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+fn get(addr: SocketAddr, path: &str) -> Vec<u8> {
+    format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").into_bytes()
+}
+
+fn post(addr: SocketAddr, path: &str, cookie: &str, body: &str) -> Vec<u8> {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\n\
+         Cookie: {cookie}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Runs `requests[i % len]` at `rate` per second for `seconds`, over `connections` connections.
+async fn fixed_rate(
+    name: &'static str,
+    addr: SocketAddr,
+    rate: u32,
+    seconds: u64,
+    connections: usize,
+    requests: Vec<Vec<u8>>,
+    ok_statuses: &'static [u16],
+) -> anyhow::Result<Report> {
+    let (tx, rx) = async_channel::<(Instant, std::sync::Arc<Vec<u8>>)>();
+    let mut workers = Vec::new();
+    for _ in 0..connections {
+        let rx = rx.clone();
+        let mut conn = Conn::open(addr).await?;
+        workers.push(tokio::spawn(async move {
+            let mut out = Vec::new();
+            while let Ok((scheduled, request)) = rx.recv().await {
+                let request: std::sync::Arc<Vec<u8>> = request;
+                let res = conn.send(&request).await;
+                // Latency is measured from when the request was due, not when a connection freed
+                // up: queueing delay is part of what a shopper waits (no coordinated omission).
+                let latency = scheduled.elapsed();
+                out.push((res.map(|(s, _)| s).unwrap_or(0), latency));
+            }
+            out
+        }));
+    }
+    let requests: Vec<std::sync::Arc<Vec<u8>>> =
+        requests.into_iter().map(std::sync::Arc::new).collect();
+    let interval = Duration::from_secs_f64(1.0 / rate as f64);
+    let total = rate as usize * seconds as usize;
+    let start = Instant::now();
+    for i in 0..total {
+        let due = start + interval * i as u32;
+        tokio::time::sleep_until(due.into()).await;
+        tx.send((due, requests[i % requests.len()].clone())).await?;
+    }
+    drop(tx);
+    let mut report = Report {
+        name,
+        rate,
+        sent: total,
+        ok: 0,
+        errors: 0,
+        elapsed: Duration::ZERO,
+        latencies: Vec::with_capacity(total),
+    };
+    for w in workers {
+        for (status, latency) in w.await? {
+            if ok_statuses.contains(&status) {
+                report.ok += 1;
+            } else {
+                report.errors += 1;
+            }
+            report.latencies.push(latency);
+        }
+    }
+    report.elapsed = start.elapsed();
+    report.latencies.sort_unstable();
+    Ok(report)
+}
+
+/// A multi-consumer queue from tokio's mpsc behind a mutex: each worker takes the next due request.
+fn async_channel<T: Send + 'static>() -> (tokio::sync::mpsc::Sender<T>, SharedReceiver<T>) {
+    let (tx, rx) = tokio::sync::mpsc::channel(65_536);
+    (
+        tx,
+        SharedReceiver(std::sync::Arc::new(tokio::sync::Mutex::new(rx))),
+    )
+}
+
+struct SharedReceiver<T>(std::sync::Arc<tokio::sync::Mutex<tokio::sync::mpsc::Receiver<T>>>);
+
+impl<T> Clone for SharedReceiver<T> {
+    fn clone(&self) -> Self {
+        SharedReceiver(self.0.clone())
+    }
+}
+
+impl<T> SharedReceiver<T> {
+    async fn recv(&self) -> Result<T, ()> {
+        self.0.lock().await.recv().await.ok_or(())
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "warning: this is a debug build; run `cargo run --release -- bench-api` for real figures"
+        );
+    }
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let state = api::AppState::ephemeral(&args.export).await?;
+        let catalog = state.catalog();
+        let app = axum::Router::new().nest("/api", api::app(state.clone()));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        // Responses go out without waiting on Nagle's algorithm, as in `storefront api`.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        tokio::spawn(async move { axum::serve(listener, app).await });
+
+        // Stock checks: a product page's worth of variant ids, cycling over the catalog.
+        let variant_ids: Vec<u64> = catalog
+            .products
+            .iter()
+            .flat_map(|p| p.variants.iter().map(|v| v.id))
+            .collect();
+        let stock_requests: Vec<Vec<u8>> = variant_ids
+            .chunks(6)
+            .map(|c| {
+                let ids: Vec<String> = c.iter().map(u64::to_string).collect();
+                get(addr, &format!("/api/stock?variant_ids={}", ids.join(",")))
+            })
+            .collect();
+
+        // Add to bag: one cart per request slot, each adding one unit of a well-stocked variant,
+        // so every request does the full check-and-write transaction and succeeds.
+        let stocked: Vec<(u64, u64)> = catalog
+            .purchasable_stock()
+            .filter(|(_, _, units)| *units >= 40)
+            .map(|(p, v, _)| (p, v))
+            .collect();
+        if stocked.is_empty() {
+            bail!("the export has no variant with 40 or more units to add to bags");
+        }
+        // Each cart receives at most 30 of the requests, so every add stays within stock and does
+        // the full check-and-write transaction. Carts are made through the store so their ids
+        // (normally only in an HttpOnly cookie) are known here.
+        let carts_needed = (args.add_rate as usize * args.seconds as usize).div_ceil(30);
+        let mut add_requests = Vec::with_capacity(carts_needed);
+        let mut tx = state.db().write().await?;
+        for i in 0..carts_needed {
+            let cart = api::cart::create(&mut tx, &domain::market::UK, None, state.now()).await?;
+            let (p, v) = stocked[i % stocked.len()];
+            let body =
+                format!(r#"{{"line_items":[{{"product_id":{p},"variant_id":{v},"quantity":1}}]}}"#);
+            add_requests.push(post(
+                addr,
+                "/api/cart/items",
+                &format!("sf_cart_uk={}", cart.id),
+                &body,
+            ));
+        }
+        tx.commit().await?;
+
+        println!(
+            "bench-api: {} on {} cores, SQLite, loopback, {} connections, {} s per scenario",
+            if cfg!(debug_assertions) {
+                "debug build"
+            } else {
+                "release build"
+            },
+            std::thread::available_parallelism().map_or(0, |n| n.get()),
+            args.connections,
+            args.seconds
+        );
+        // Warm-up, not reported.
+        fixed_rate(
+            "warm-up",
+            addr,
+            args.stock_rate / 2,
+            1,
+            args.connections,
+            stock_requests.clone(),
+            &[200],
+        )
+        .await?;
+        let stock = fixed_rate(
+            "stock check",
+            addr,
+            args.stock_rate,
+            args.seconds,
+            args.connections,
+            stock_requests,
+            &[200],
+        )
+        .await?;
+        stock.print();
+        let add = fixed_rate(
+            "add-to-bag",
+            addr,
+            args.add_rate,
+            args.seconds,
+            args.connections,
+            add_requests,
+            &[201],
+        )
+        .await?;
+        add.print();
+        Ok(())
+    })
+}
