@@ -9,5 +9,6 @@ export default defineConfig({
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.{ts,tsx}', 'tests/blocks/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    setupFiles: ['src/testing/vitest-setup.ts'],
   },
 });

@@ -184,12 +184,16 @@ pub fn run(args: Args) -> Result<()> {
                 ""
             }
         );
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .context("serving")?;
+        // Connection info lets the API throttle sign-ins per client address, as in production.
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .context("serving")?;
         drop(watcher);
         Ok(())
     })
