@@ -4,7 +4,7 @@
 
 use domain::catalog::{Catalog, Product};
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Recommendations and complete-the-look show this many products.
 pub const RECOMMENDATION_COUNT: usize = 8;
@@ -170,16 +170,26 @@ fn related(
         .first()
         .and_then(|a| category_pos.get(a).copied())
         .unwrap_or(primary);
-    let same_leaf = &category_products[primary];
-    let mut candidates: Vec<usize> = category_products[root]
+    // Sets, not list scans: a department can hold thousands of products.
+    let excluded: HashSet<usize> = category_products[primary]
         .iter()
+        .chain(&recs)
         .copied()
-        .filter(|pi| *pi != me && !same_leaf.contains(pi) && !recs.contains(pi))
+        .chain(std::iter::once(me))
         .collect();
     let my_id = catalog.products[me].id;
-    candidates.sort_by_key(|&pi| spread(my_id, catalog.products[pi].id));
-    candidates.truncate(RECOMMENDATION_COUNT);
-    (recs, candidates)
+    let mut candidates: Vec<(u64, usize)> = category_products[root]
+        .iter()
+        .filter(|pi| !excluded.contains(pi))
+        .map(|&pi| (spread(my_id, catalog.products[pi].id), pi))
+        .collect();
+    // Only the eight smallest keys are needed: select them, then order just those.
+    if candidates.len() > RECOMMENDATION_COUNT {
+        candidates.select_nth_unstable(RECOMMENDATION_COUNT);
+        candidates.truncate(RECOMMENDATION_COUNT);
+    }
+    candidates.sort_unstable();
+    (recs, candidates.into_iter().map(|(_, pi)| pi).collect())
 }
 
 fn spread(a: u64, b: u64) -> u64 {
