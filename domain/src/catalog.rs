@@ -7,6 +7,7 @@ use crate::export::*;
 use crate::market::{MARKETS, Market};
 use crate::money::Money;
 use crate::url::{colour_segment, slugify};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -296,6 +297,7 @@ impl Catalog {
         let mut seen_products = HashSet::new();
         let mut seen_variants = HashMap::new();
         let mut products = Vec::with_capacity(export.products.len());
+        let mut unique = Vec::with_capacity(export.products.len());
         for raw in &export.products {
             if !seen_products.insert(raw.id) {
                 errors.push(LoadError::new(
@@ -316,11 +318,21 @@ impl Catalog {
                     ));
                 }
             }
-            if let Some(p) =
-                build_product(raw, &category_index, &prices, &export.media, &mut errors)
-            {
-                products.push(p);
-            }
+            unique.push(raw);
+        }
+        // Building a product is independent of the others: in parallel, errors kept in order.
+        let built: Vec<(Option<Product>, LoadErrors)> = unique
+            .par_iter()
+            .map(|raw| {
+                let mut errors = LoadErrors::default();
+                let product =
+                    build_product(raw, &category_index, &prices, &export.media, &mut errors);
+                (product, errors)
+            })
+            .collect();
+        for (product, product_errors) in built {
+            errors.extend(product_errors);
+            products.extend(product);
         }
         let product_index: HashMap<u64, usize> = products
             .iter()

@@ -3,6 +3,7 @@
 
 use crate::bundles::{BundleError, Bundles};
 use crate::context::Shared;
+use crate::input_digest;
 use crate::load::{Inputs, load_export};
 use crate::output::{IoError, NewGeneration, OutputDirs, hex, io_err, new_manifest};
 use crate::plan::{Page, PlanInputs, plan};
@@ -181,13 +182,40 @@ pub fn load(opts: &BuildOptions) -> Result<(Inputs, Templates, Bundles), BuildEr
 
 pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
+    let dirs = OutputDirs {
+        public: opts.public_dir.clone(),
+        cache: opts.cache_dir.clone(),
+    };
+    let inputs_digest = input_digest::digest_inputs(
+        &generator_identity(),
+        &[&opts.export_dir, &opts.templates_dir, &opts.bundles_dir],
+    )?;
+    if input_digest::matches_live(&dirs, &inputs_digest) {
+        return Ok(unchanged_inputs_report(&dirs, started.elapsed()));
+    }
+    let digested = started.elapsed();
     let (inputs, templates, bundles) = load(opts)?;
-    let loaded = started.elapsed();
+    let loaded = started.elapsed() - digested;
     let mut report = build_loaded(opts, &inputs, &templates, &bundles)?;
     report.phases.insert(0, ("load", loaded));
+    report.phases.insert(0, ("digest inputs", digested));
     // Time until the new site is live, loading included (pruning afterwards is not).
-    report.elapsed += loaded;
+    report.elapsed += digested + loaded;
+    input_digest::record(&dirs, &inputs_digest)?;
     Ok(report)
+}
+
+/// The report of a build that found its inputs identical to the live generation's: nothing loaded,
+/// nothing written.
+fn unchanged_inputs_report(dirs: &OutputDirs, elapsed: Duration) -> BuildReport {
+    let files = dirs.previous().map(|(m, _)| m.files).unwrap_or_default();
+    BuildReport {
+        pages: files.keys().filter(|f| f.ends_with(".html")).count(),
+        unchanged: files.len(),
+        elapsed,
+        phases: vec![("digest inputs (unchanged)", elapsed)],
+        ..Default::default()
+    }
 }
 
 /// Builds from already-loaded inputs (daemons keep them in memory between rebuilds).

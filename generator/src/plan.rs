@@ -7,6 +7,7 @@ use domain::content::Content;
 use domain::error::{LoadError, LoadErrors};
 use domain::market::{MARKETS, Market};
 use domain::url::{collection_path, product_path};
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// Client-side screens: a static shell page each, filled by islands.
@@ -265,125 +266,169 @@ pub struct PlanInputs<'a> {
 }
 
 pub fn plan(inputs: &PlanInputs) -> Result<Vec<Page>, LoadErrors> {
-    let PlanInputs {
-        catalog,
-        content,
-        site,
-        global,
-    } = inputs;
-    let mut pages = Vec::new();
-    for (mi, market) in MARKETS.iter().enumerate() {
-        let mut add = |kind: PageKind, site_path: String, deps: &[&[u8]]| {
-            let mut h = blake3::Hasher::new();
-            h.update(&global[mi]);
-            h.update(format!("{kind:?}|{site_path}").as_bytes());
-            for d in deps {
-                h.update(d);
-            }
-            let file = file_for(&market.path(&site_path));
-            pages.push(Page {
-                kind,
-                market: *market,
-                site_path,
-                file,
-                fingerprint: *h.finalize().as_bytes(),
-            });
-        };
-        let mc = content.market(market);
-        let home_json = mc
-            .home
-            .as_ref()
-            .map(|h| serde_json::to_vec(h).unwrap_or_default())
-            .unwrap_or_default();
-        add(PageKind::Home, "/".into(), &[&home_json]);
-        for (ci, cat) in catalog
+    let deps = ItemDeps::new(inputs.catalog, inputs.site);
+    let per_market: Vec<Vec<Page>> = MARKETS
+        .par_iter()
+        .enumerate()
+        .map(|(mi, market)| plan_market(inputs, &deps, mi, market))
+        .collect();
+    let pages = per_market.concat();
+    check_paths(&pages, inputs.content)?;
+    Ok(pages)
+}
+
+/// What each category, collection and product page is built from, apart from the market: computed
+/// once and shared by the three markets. `None` for a hidden category (it has no page).
+struct ItemDeps {
+    categories: Vec<Option<Digest>>,
+    collections: Vec<Digest>,
+    products: Vec<Digest>,
+}
+
+impl ItemDeps {
+    fn new(catalog: &Catalog, site: &SiteModel) -> ItemDeps {
+        let categories = catalog
             .categories
-            .iter()
+            .par_iter()
             .enumerate()
-            .filter(|(_, c)| c.visible)
-        {
-            let mut h = blake3::Hasher::new();
-            h.update(&crate::site::digest_of(cat));
-            for child in &cat.children {
-                if let Some(c) = catalog.category(*child) {
-                    h.update(c.name.as_bytes());
-                    h.update(c.path.as_bytes());
+            .map(|(ci, cat)| {
+                if !cat.visible {
+                    return None;
                 }
-            }
-            for a in &cat.ancestors {
-                if let Some(c) = catalog.category(*a) {
-                    h.update(c.name.as_bytes());
-                }
-            }
-            listing_inputs(
-                &mut h,
-                catalog,
-                &site.category_products[ci],
-                &site.product_digest,
-            );
-            add(
-                PageKind::Category(ci),
-                cat.path.clone(),
-                &[h.finalize().as_bytes()],
-            );
-        }
-        for (ci, col) in catalog.collections.iter().enumerate() {
-            let mut h = blake3::Hasher::new();
-            h.update(&crate::site::digest_of(col));
-            listing_inputs(
-                &mut h,
-                catalog,
-                &site.collection_products[ci],
-                &site.product_digest,
-            );
-            add(
-                PageKind::Collection(ci),
-                collection_path(col.id),
-                &[h.finalize().as_bytes()],
-            );
-        }
-        for (pi, product) in catalog.products.iter().enumerate() {
-            let mut h = blake3::Hasher::new();
-            h.update(&site.product_digest[pi]);
-            for &r in site.recommendations[pi]
-                .iter()
-                .chain(&site.complete_the_look[pi])
-            {
-                h.update(&site.product_digest[r]);
-            }
-            if let Some(ci) = site.primary_category[pi] {
-                let cat = &catalog.categories[ci];
-                for id in cat.ancestors.iter().chain(std::iter::once(&cat.id)) {
-                    if let Some(c) = catalog.category(*id) {
+                let mut h = blake3::Hasher::new();
+                h.update(&crate::site::digest_of(cat));
+                for child in &cat.children {
+                    if let Some(c) = catalog.category(*child) {
                         h.update(c.name.as_bytes());
                         h.update(c.path.as_bytes());
                     }
                 }
-            }
-            let deps = *h.finalize().as_bytes();
-            for (wi, way) in product.colourways.iter().enumerate() {
-                add(
-                    PageKind::Product {
-                        product: pi,
-                        colourway: wi,
-                    },
-                    product_path(product.id, &product.slug, &way.segment),
-                    &[&deps],
+                for a in &cat.ancestors {
+                    if let Some(c) = catalog.category(*a) {
+                        h.update(c.name.as_bytes());
+                    }
+                }
+                listing_inputs(
+                    &mut h,
+                    catalog,
+                    &site.category_products[ci],
+                    &site.product_digest,
                 );
-            }
+                Some(*h.finalize().as_bytes())
+            })
+            .collect();
+        let collections = catalog
+            .collections
+            .par_iter()
+            .enumerate()
+            .map(|(ci, col)| {
+                let mut h = blake3::Hasher::new();
+                h.update(&crate::site::digest_of(col));
+                listing_inputs(
+                    &mut h,
+                    catalog,
+                    &site.collection_products[ci],
+                    &site.product_digest,
+                );
+                *h.finalize().as_bytes()
+            })
+            .collect();
+        let products = (0..catalog.products.len())
+            .into_par_iter()
+            .map(|pi| {
+                let mut h = blake3::Hasher::new();
+                h.update(&site.product_digest[pi]);
+                for &r in site.recommendations[pi]
+                    .iter()
+                    .chain(&site.complete_the_look[pi])
+                {
+                    h.update(&site.product_digest[r]);
+                }
+                if let Some(ci) = site.primary_category[pi] {
+                    let cat = &catalog.categories[ci];
+                    for id in cat.ancestors.iter().chain(std::iter::once(&cat.id)) {
+                        if let Some(c) = catalog.category(*id) {
+                            h.update(c.name.as_bytes());
+                            h.update(c.path.as_bytes());
+                        }
+                    }
+                }
+                *h.finalize().as_bytes()
+            })
+            .collect();
+        ItemDeps {
+            categories,
+            collections,
+            products,
         }
-        for (ci, page) in mc.pages.iter().enumerate() {
-            let json = serde_json::to_vec(page).unwrap_or_default();
-            add(PageKind::Content(ci), format!("/{}", page.slug), &[&json]);
-        }
-        for (si, shell) in SHELLS.iter().enumerate() {
-            add(PageKind::Shell(si), shell.path.to_string(), &[]);
-        }
-        add(PageKind::NotFound, "/404.html".into(), &[]);
-        add(PageKind::Error, "/error.html".into(), &[]);
     }
-    check_paths(&pages, content)?;
-    Ok(pages)
+}
+
+fn plan_market(inputs: &PlanInputs, deps: &ItemDeps, mi: usize, market: &Market) -> Vec<Page> {
+    let PlanInputs {
+        catalog,
+        content,
+        global,
+        ..
+    } = inputs;
+    let mut pages = Vec::new();
+    let mut add = |kind: PageKind, site_path: String, deps: &[&[u8]]| {
+        let mut h = blake3::Hasher::new();
+        h.update(&global[mi]);
+        h.update(format!("{kind:?}|{site_path}").as_bytes());
+        for d in deps {
+            h.update(d);
+        }
+        let file = file_for(&market.path(&site_path));
+        pages.push(Page {
+            kind,
+            market: *market,
+            site_path,
+            file,
+            fingerprint: *h.finalize().as_bytes(),
+        });
+    };
+    let mc = content.market(market);
+    let home_json = mc
+        .home
+        .as_ref()
+        .map(|h| serde_json::to_vec(h).unwrap_or_default())
+        .unwrap_or_default();
+    add(PageKind::Home, "/".into(), &[&home_json]);
+    for (ci, cat) in catalog.categories.iter().enumerate() {
+        if let Some(d) = &deps.categories[ci] {
+            add(PageKind::Category(ci), cat.path.clone(), &[d]);
+        }
+    }
+    for (ci, col) in catalog.collections.iter().enumerate() {
+        add(
+            PageKind::Collection(ci),
+            collection_path(col.id),
+            &[&deps.collections[ci]],
+        );
+    }
+    for (pi, product) in catalog.products.iter().enumerate() {
+        for (wi, way) in product.colourways.iter().enumerate() {
+            add(
+                PageKind::Product {
+                    product: pi,
+                    colourway: wi,
+                },
+                product_path(product.id, &product.slug, &way.segment),
+                &[&deps.products[pi]],
+            );
+        }
+    }
+    for (ci, page) in mc.pages.iter().enumerate() {
+        let json = serde_json::to_vec(page).unwrap_or_default();
+        add(PageKind::Content(ci), format!("/{}", page.slug), &[&json]);
+    }
+    for (si, shell) in SHELLS.iter().enumerate() {
+        add(PageKind::Shell(si), shell.path.to_string(), &[]);
+    }
+    add(PageKind::NotFound, "/404.html".into(), &[]);
+    add(PageKind::Error, "/error.html".into(), &[]);
+    pages
 }
 
 /// What a listing page shows of its products: the total, the first page's cards and the facet

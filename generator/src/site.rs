@@ -4,7 +4,7 @@
 
 use domain::catalog::{Catalog, Product};
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Recommendations and complete-the-look show this many products.
 pub const RECOMMENDATION_COUNT: usize = 8;
@@ -68,6 +68,8 @@ impl SiteModel {
 
         let mut category_products: Vec<Vec<usize>> = vec![Vec::new(); catalog.categories.len()];
         let mut primary_category = vec![None; catalog.products.len()];
+        // By product: every category it is listed in (its own and their ancestors), sorted.
+        let mut listed_in: Vec<Vec<usize>> = Vec::with_capacity(catalog.products.len());
         for (pi, p) in catalog.products.iter().enumerate() {
             let mut member_of: Vec<usize> = Vec::new();
             let mut deepest: Option<usize> = None;
@@ -90,9 +92,10 @@ impl SiteModel {
             }
             member_of.sort_unstable();
             member_of.dedup();
-            for ci in member_of {
+            for &ci in &member_of {
                 category_products[ci].push(pi);
             }
+            listed_in.push(member_of);
             primary_category[pi] = deepest;
         }
         for members in &mut category_products {
@@ -116,8 +119,11 @@ impl SiteModel {
             .map(|pi| {
                 related(
                     catalog,
-                    &category_products,
-                    &category_pos,
+                    &Membership {
+                        category_products: &category_products,
+                        category_pos: &category_pos,
+                        listed_in: &listed_in,
+                    },
                     primary_category[pi],
                     pi,
                 )
@@ -134,13 +140,21 @@ impl SiteModel {
     }
 }
 
+/// Who is listed where, for [`related`].
+struct Membership<'a> {
+    category_products: &'a [Vec<usize>],
+    category_pos: &'a HashMap<u64, usize>,
+    listed_in: &'a [Vec<usize>],
+}
+
 /// Recommendations: products from the same deepest category, then from its ancestors, in featured
-/// order. Complete the look: products from the same top-level department but other categories,
-/// spread deterministically so neighbouring products do not all show the same eight.
+/// order. Complete the look: products from the same top-level department but outside the deepest
+/// category, taken in featured order from a starting point that depends on the product, so
+/// neighbouring products do not all show the same eight. Both walks stop after eight products, so
+/// the cost per product does not grow with the size of the department.
 fn related(
     catalog: &Catalog,
-    category_products: &[Vec<usize>],
-    category_pos: &HashMap<u64, usize>,
+    members: &Membership,
     primary: Option<usize>,
     me: usize,
 ) -> (Vec<usize>, Vec<usize>) {
@@ -153,10 +167,10 @@ fn related(
         cat.ancestors
             .iter()
             .rev()
-            .filter_map(|a| category_pos.get(a).copied()),
+            .filter_map(|a| members.category_pos.get(a).copied()),
     );
     for ci in chain {
-        for &pi in &category_products[ci] {
+        for &pi in &members.category_products[ci] {
             if recs.len() == RECOMMENDATION_COUNT {
                 break;
             }
@@ -168,28 +182,24 @@ fn related(
     let root = cat
         .ancestors
         .first()
-        .and_then(|a| category_pos.get(a).copied())
+        .and_then(|a| members.category_pos.get(a).copied())
         .unwrap_or(primary);
-    // Sets, not list scans: a department can hold thousands of products.
-    let excluded: HashSet<usize> = category_products[primary]
-        .iter()
-        .chain(&recs)
-        .copied()
-        .chain(std::iter::once(me))
-        .collect();
-    let my_id = catalog.products[me].id;
-    let mut candidates: Vec<(u64, usize)> = category_products[root]
-        .iter()
-        .filter(|pi| !excluded.contains(pi))
-        .map(|&pi| (spread(my_id, catalog.products[pi].id), pi))
-        .collect();
-    // Only the eight smallest keys are needed: select them, then order just those.
-    if candidates.len() > RECOMMENDATION_COUNT {
-        candidates.select_nth_unstable(RECOMMENDATION_COUNT);
-        candidates.truncate(RECOMMENDATION_COUNT);
+    let department = &members.category_products[root];
+    let mut look = Vec::with_capacity(RECOMMENDATION_COUNT);
+    if department.is_empty() {
+        return (recs, look);
     }
-    candidates.sort_unstable();
-    (recs, candidates.into_iter().map(|(_, pi)| pi).collect())
+    let start = (spread(catalog.products[me].id, 0) % department.len() as u64) as usize;
+    for &pi in department[start..].iter().chain(&department[..start]) {
+        if look.len() == RECOMMENDATION_COUNT {
+            break;
+        }
+        let in_primary = members.listed_in[pi].binary_search(&primary).is_ok();
+        if pi != me && !in_primary && !recs.contains(&pi) {
+            look.push(pi);
+        }
+    }
+    (recs, look)
 }
 
 fn spread(a: u64, b: u64) -> u64 {

@@ -108,6 +108,27 @@ fn change_one_product(export: &Path) -> Result<u64> {
     Ok(id)
 }
 
+/// Sells one unit of a variant's stock in the export, as the warehouse feed would: every file the
+/// pages read stays byte-identical, so the build takes its full path (load, validate, plan,
+/// compare) and must write nothing.
+fn change_stock(export: &Path) -> Result<()> {
+    let path = export.join("catalog/inventory.json");
+    let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&path)?)?;
+    let item = doc["data"]
+        .as_array_mut()
+        .and_then(|items| {
+            items
+                .iter_mut()
+                .find(|i| i["locations"][0]["available_to_sell"].as_i64() > Some(0))
+        })
+        .context("an inventory item with stock at location 1")?;
+    let sell = |v: &serde_json::Value| serde_json::json!(v.as_i64().unwrap_or(1) - 1);
+    item["locations"][0]["available_to_sell"] = sell(&item["locations"][0]["available_to_sell"]);
+    item["allLocationsTotalAvailableToSell"] = sell(&item["allLocationsTotalAvailableToSell"]);
+    std::fs::write(&path, serde_json::to_vec(&doc)?)?;
+    Ok(())
+}
+
 /// Pages of the live site that link to a product: those a change to it must rewrite.
 fn pages_showing(public: &Path, product_id: u64) -> Result<usize> {
     let needle = format!("/p/{product_id}/");
@@ -132,9 +153,9 @@ pub fn run(args: Args) -> Result<()> {
         !cfg!(debug_assertions)
     );
     println!(
-        "| products | pages | cold build | pages/s | write-only floor | build / floor | peak memory | no-change rebuild | files written | one-product rebuild | files written (expected) |"
+        "| products | pages | cold build | pages/s | write-only floor | build / floor | peak memory | no-change rebuild | files written | stock-only change | files written | one-product rebuild | files written (expected) |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for &size in &args.sizes {
         let root = args.dir.join(format!("p{size}"));
         let _ = std::fs::remove_dir_all(&root);
@@ -154,6 +175,8 @@ pub fn run(args: Args) -> Result<()> {
         let floor = write_floor(&files, &root.join("floor"))?;
         let _ = std::fs::remove_dir_all(root.join("floor"));
         let again = run_build(&args, &export, &work)?;
+        change_stock(&export)?;
+        let stock_only = run_build(&args, &export, &work)?;
         let product = change_one_product(&export)?;
         let expected = pages_showing(&work.join("public"), product)?;
         let changed = run_build(&args, &export, &work)?;
@@ -163,7 +186,7 @@ pub fn run(args: Args) -> Result<()> {
             .filter(|p| p.ends_with(".html"))
             .count();
         println!(
-            "| {size} | {} | {:.2} s | {:.0} | {:.2} s | {:.2}× | {:.0} MiB | {:.2} s | {} | {:.2} s | {} ({expected}) |",
+            "| {size} | {} | {:.2} s | {:.0} | {:.2} s | {:.2}× | {:.0} MiB | {:.2} s | {} | {:.2} s | {} | {:.2} s | {} ({expected}) |",
             cold.pages,
             cold.seconds,
             cold.pages as f64 / cold.seconds,
@@ -172,6 +195,8 @@ pub fn run(args: Args) -> Result<()> {
             cold.peak_rss_mb.unwrap_or(0.0),
             again.seconds,
             again.written.len(),
+            stock_only.seconds,
+            stock_only.written.len(),
             changed.seconds,
             changed_pages,
         );
