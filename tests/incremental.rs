@@ -25,6 +25,51 @@ fn a_rebuild_with_no_change_writes_no_file() {
     assert_eq!(snapshot_files(&site.public()), before);
 }
 
+fn phase_names(report: &generator::BuildReport) -> Vec<&'static str> {
+    report.phases.iter().map(|(name, _)| *name).collect()
+}
+
+#[test]
+fn identical_inputs_stop_before_loading_and_any_changed_byte_takes_the_full_path() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let identical = site.build().unwrap();
+    assert_eq!(phase_names(&identical), ["digest inputs (unchanged)"]);
+    assert!(identical.written.is_empty() && identical.generation.is_none());
+    assert!(
+        identical.pages > 0,
+        "the report still counts the live pages"
+    );
+
+    // A stock change: no page shows stock, so the full path runs, validates and writes nothing.
+    edit_json(&site.export, "catalog/inventory.json", |doc| {
+        let item = &mut doc["data"][0];
+        item["allLocationsTotalAvailableToSell"] = serde_json::json!(123);
+    });
+    let stock_only = site.build().unwrap();
+    let phases = phase_names(&stock_only);
+    assert!(
+        phases.contains(&"load") && phases.contains(&"plan"),
+        "{phases:?}"
+    );
+    assert!(stock_only.written.is_empty(), "{:?}", stock_only.written);
+    assert_eq!(stock_only.pages, identical.pages);
+    // ...and is recorded, so the next identical build stops early again.
+    assert_eq!(
+        phase_names(&site.build().unwrap()),
+        ["digest inputs (unchanged)"]
+    );
+
+    // A broken stock file is still refused with its file, item and field, and nothing changes.
+    let live = site.live();
+    edit_json(&site.export, "catalog/inventory.json", |doc| {
+        doc["data"][0]["locations"] = serde_json::json!("none");
+    });
+    let err = site.build().unwrap_err().to_string();
+    assert!(err.contains("catalog/inventory.json"), "{err}");
+    assert_eq!(site.live(), live);
+}
+
 /// Pages of the live site whose HTML links to the product.
 fn pages_linking_to(site: &Site, product_id: u64) -> BTreeSet<String> {
     let needle = format!("/p/{product_id}/");
