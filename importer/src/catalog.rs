@@ -536,12 +536,18 @@ async fn apply_merchandised_order(
     ctx: &Ctx<'_>,
     collection: &mut RawCollection,
 ) -> Result<(), ImportError> {
-    let path = format!("/v3/catalog/categories/{}/products/sort-order", collection.id);
-    let positions: BTreeMap<u64, i64> =
-        typed::<BcSortOrder>("product sort order", "product_id", list(ctx, &path, "").await?)?
-            .into_iter()
-            .map(|p| (p.product_id, p.sort_order))
-            .collect();
+    let path = format!(
+        "/v3/catalog/categories/{}/products/sort-order",
+        collection.id
+    );
+    let positions: BTreeMap<u64, i64> = typed::<BcSortOrder>(
+        "product sort order",
+        "product_id",
+        list(ctx, &path, "").await?,
+    )?
+    .into_iter()
+    .map(|p| (p.product_id, p.sort_order))
+    .collect();
     // A stable sort keeps the unpositioned products in their existing order.
     collection
         .product_ids
@@ -550,8 +556,5 @@ async fn apply_merchandised_order(
 }
 
 fn join(ids: &[u64]) -> String {
-    ids.iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
+    ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
 }

@@ -65,7 +65,11 @@ pub async fn fetch_all(
 ) -> Result<ContentExport, ImportError> {
     let keys: Vec<String> = MARKETS
         .iter()
-        .flat_map(|m| SLOTS.iter().map(move |slot| format!("{}{slot}", m.content_prefix)))
+        .flat_map(|m| {
+            SLOTS
+                .iter()
+                .map(move |slot| format!("{}{slot}", m.content_prefix))
+        })
         .collect();
     progress.inc_length(keys.len() as u64);
     let mut items = Vec::new();

@@ -47,9 +47,7 @@ impl EtagCache {
     pub fn previous_etag(&self, key: &str) -> Option<String> {
         let dir = self.previous_dir.as_ref()?;
         let entry = self.previous.get(key)?;
-        dir.join(&entry.body)
-            .is_file()
-            .then(|| entry.etag.clone())
+        dir.join(&entry.body).is_file().then(|| entry.etag.clone())
     }
 
     /// After a 304: carry the previous body into the new generation and return it.

@@ -14,9 +14,7 @@ pub mod etag_cache;
 pub mod http;
 pub mod run;
 
-pub use catalog::{
-    CatalogClient, fetch_categories, fetch_inventory, fetch_prices, fetch_products,
-};
+pub use catalog::{CatalogClient, fetch_categories, fetch_inventory, fetch_prices, fetch_products};
 pub use config::ImportConfig;
 pub use content::{ContentClient, fetch_content_by_delivery_ids, fetch_content_by_keys};
 pub use error::ImportError;

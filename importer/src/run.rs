@@ -60,7 +60,11 @@ impl std::fmt::Display for ImportSummary {
             self.content_items
         )?;
         if self.content_skipped > 0 {
-            write!(f, " ({} without a market prefix skipped)", self.content_skipped)?;
+            write!(
+                f,
+                " ({} without a market prefix skipped)",
+                self.content_skipped
+            )?;
         }
         write!(
             f,
@@ -77,7 +81,10 @@ impl std::fmt::Display for ImportSummary {
 
 /// Runs a full import. On any error the staging generation is removed and the live
 /// `content-cache/export` (and its ETag cache) is untouched.
-pub async fn import(cfg: &ImportConfig, opts: &ImportOptions) -> Result<ImportSummary, ImportError> {
+pub async fn import(
+    cfg: &ImportConfig,
+    opts: &ImportOptions,
+) -> Result<ImportSummary, ImportError> {
     let started = Instant::now();
     let cache = ImportCache::new(&opts.cache_dir);
     let live = cache.live_generation();
@@ -153,7 +160,11 @@ fn write_export(
     write_json(dir, FILE_STORE, &catalog.store)?;
     write_json(dir, FILE_CHANNELS, &json!({ "data": catalog.channels }))?;
     write_json(dir, FILE_CATEGORIES, &json!({ "data": catalog.categories }))?;
-    write_json(dir, FILE_COLLECTIONS, &json!({ "data": catalog.collections }))?;
+    write_json(
+        dir,
+        FILE_COLLECTIONS,
+        &json!({ "data": catalog.collections }),
+    )?;
     write_json(dir, FILE_PRODUCTS, &json!({ "data": catalog.products }))?;
     write_json(dir, FILE_PRICES, &json!({ "data": catalog.prices }))?;
     write_json(dir, FILE_INVENTORY, &json!({ "data": catalog.inventory }))?;
