@@ -3,7 +3,8 @@
 //! and the delivery API's `/content/key/…`, `/content/id/…` and cursor-paged `/content/filter`.
 //! Every GET carries an ETag and answers 304 to a matching If-None-Match. Faults (429 with
 //! Retry-After, 500, a slow answer, truncated JSON) are queued per path and logged requests let
-//! the tests see what the importer did.
+//! the tests see what the importer did. Shared with the CLI test in the root package's tests/.
+#![allow(dead_code)]
 
 use axum::body::Bytes;
 use axum::extract::{Query, State};
@@ -357,9 +358,16 @@ fn content(data: &Data, method: &Method, path: &str, body: &[u8]) -> Option<Valu
 }
 
 fn read(file: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures/sample")
-        .join(file);
+    // Included from the importer's tests and from the root package's.
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sample = [
+        manifest.join("fixtures/sample"),
+        manifest.join("../fixtures/sample"),
+    ]
+    .into_iter()
+    .find(|p| p.is_dir())
+    .expect("fixtures/sample");
+    let path = sample.join(file);
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
