@@ -35,6 +35,7 @@ async fn import_then_build_serves_the_imported_catalog() {
     .await
     .unwrap();
     let stdout = String::from_utf8_lossy(&import.stdout);
+    println!("{stdout}");
     assert!(
         import.status.success(),
         "{stdout}{}",
