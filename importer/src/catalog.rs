@@ -7,6 +7,7 @@ use crate::config::{CatalogSource, ImportConfig};
 use crate::error::ImportError;
 use crate::etag_cache::EtagCache;
 use crate::http::{Body, HttpClient, parse};
+use domain::catalog::CatalogExport;
 use domain::export::*;
 use domain::market::MARKETS;
 use indicatif::ProgressBar;
@@ -16,6 +17,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
+const PRODUCTS: &str = "/v3/catalog/products";
+const CATEGORIES: &str = "/v3/catalog/categories";
+const INVENTORY: &str = "/v3/inventory/items";
 /// Products are requested with everything the product page needs in one response.
 const PRODUCT_INCLUDE: &str = "variants,images,custom_fields,options,modifiers";
 /// Ids per `id:in=` request in the per-item fetches, well inside URL length limits.
@@ -44,17 +48,6 @@ impl CatalogClient {
     }
 }
 
-/// The catalog part of an export.
-pub struct CatalogExport {
-    pub store: StoreSettings,
-    pub channels: Vec<RawChannel>,
-    pub categories: Vec<RawCategory>,
-    pub collections: Vec<RawCollection>,
-    pub products: Vec<RawProduct>,
-    pub prices: Vec<RawPriceRecord>,
-    pub inventory: Vec<RawInventoryItem>,
-}
-
 /// One request context: the client, the ETag cache (none for the per-item fetches, which must
 /// see fresh data) and the progress bar.
 struct Ctx<'a> {
@@ -63,7 +56,7 @@ struct Ctx<'a> {
     progress: &'a ProgressBar,
 }
 
-/// Fetches the whole catalog.
+/// Fetches the whole catalog (the same struct the generator's loader builds from the files).
 pub async fn fetch_all(
     client: &CatalogClient,
     cfg: &ImportConfig,
@@ -77,11 +70,7 @@ pub async fn fetch_all(
     };
     let store = fetch_store(&ctx, &cfg.fallback_image).await?;
     let channels = fetch_channels(&ctx).await?;
-    let categories = typed::<BcCategory>(
-        "category",
-        "id",
-        list(&ctx, "/v3/catalog/categories", "").await?,
-    )?;
+    let categories = typed::<BcCategory>("category", "id", list(&ctx, CATEGORIES, "").await?)?;
     let mut categories = categories
         .into_iter()
         .map(BcCategory::into_raw)
@@ -89,16 +78,11 @@ pub async fn fetch_all(
     let mut products = typed::<RawProduct>(
         "product",
         "id",
-        list(
-            &ctx,
-            "/v3/catalog/products",
-            &format!("include={PRODUCT_INCLUDE}"),
-        )
-        .await?,
+        list(&ctx, PRODUCTS, &format!("include={PRODUCT_INCLUDE}")).await?,
     )?;
     products.iter_mut().for_each(normalise_product);
     let prices = fetch_price_lists(&ctx, None).await?;
-    let inventory = fetch_inventory_items(&ctx, "").await?;
+    let inventory = inventory_items(list(&ctx, INVENTORY, "").await?)?;
     let mut collections = match client.source.collections_category {
         Some(parent) => split_collections(parent, &mut categories, &mut products),
         None => Vec::new(),
@@ -114,6 +98,9 @@ pub async fn fetch_all(
         products,
         prices,
         inventory,
+        // Media sets live on the media host, which this import does not read: every colourway
+        // falls back to its product images (docs/formats.md, catalog/media.json).
+        media: BTreeMap::new(),
     })
 }
 
@@ -123,13 +110,9 @@ pub async fn fetch_products(
     client: &CatalogClient,
     ids: &[u64],
 ) -> Result<Vec<RawProduct>, ImportError> {
-    let ctx = Ctx::fresh(client);
-    let mut products = Vec::new();
-    for chunk in ids.chunks(IDS_PER_REQUEST) {
-        let query = format!("id:in={}&include={PRODUCT_INCLUDE}", join(chunk));
-        let items = list(&ctx, "/v3/catalog/products", &query).await?;
-        products.extend(typed::<RawProduct>("product", "id", items)?);
-    }
+    let include = format!("include={PRODUCT_INCLUDE}");
+    let items = list_by_ids(&Ctx::fresh(client), PRODUCTS, "id:in", ids, &include).await?;
+    let mut products = typed::<RawProduct>("product", "id", items)?;
     products.iter_mut().for_each(normalise_product);
     Ok(products)
 }
@@ -139,20 +122,11 @@ pub async fn fetch_categories(
     client: &CatalogClient,
     ids: &[u64],
 ) -> Result<Vec<RawCategory>, ImportError> {
-    let ctx = Ctx::fresh(client);
-    let mut categories = Vec::new();
-    for chunk in ids.chunks(IDS_PER_REQUEST) {
-        let items = list(
-            &ctx,
-            "/v3/catalog/categories",
-            &format!("id:in={}", join(chunk)),
-        )
-        .await?;
-        for category in typed::<BcCategory>("category", "id", items)? {
-            categories.push(category.into_raw()?);
-        }
-    }
-    Ok(categories)
+    let items = list_by_ids(&Ctx::fresh(client), CATEGORIES, "id:in", ids, "").await?;
+    typed::<BcCategory>("category", "id", items)?
+        .into_iter()
+        .map(BcCategory::into_raw)
+        .collect()
 }
 
 /// Fresh inventory at locations for these variants.
@@ -161,11 +135,7 @@ pub async fn fetch_inventory(
     variant_ids: &[u64],
 ) -> Result<Vec<RawInventoryItem>, ImportError> {
     let ctx = Ctx::fresh(client);
-    let mut items = Vec::new();
-    for chunk in variant_ids.chunks(IDS_PER_REQUEST) {
-        items.extend(fetch_inventory_items(&ctx, &format!("variant_id:in={}", join(chunk))).await?);
-    }
-    Ok(items)
+    inventory_items(list_by_ids(&ctx, INVENTORY, "variant_id:in", variant_ids, "").await?)
 }
 
 /// Fresh market prices for these variants, from the price lists assigned to the market channels.
@@ -220,6 +190,25 @@ struct ListingMeta {
 struct Pagination {
     #[serde(default)]
     total_pages: u64,
+}
+
+/// Every page of a list endpoint for these ids (`filter` is e.g. `id:in`), a few ids a request.
+async fn list_by_ids(
+    ctx: &Ctx<'_>,
+    path: &str,
+    filter: &str,
+    ids: &[u64],
+    extra_query: &str,
+) -> Result<Vec<(String, Value)>, ImportError> {
+    let mut items = Vec::new();
+    for chunk in ids.chunks(IDS_PER_REQUEST) {
+        let mut query = format!("{filter}={}", join(chunk));
+        if !extra_query.is_empty() {
+            query = format!("{query}&{extra_query}");
+        }
+        items.extend(list(ctx, path, &query).await?);
+    }
+    Ok(items)
 }
 
 /// Every page of a list endpoint; each item keeps the URL it came from for error messages.
@@ -438,33 +427,23 @@ async fn fetch_price_lists(
             continue;
         }
         let path = format!("/v3/pricelists/{}/records", assignment.price_list_id);
-        let queries: Vec<String> = match variant_ids {
-            None => vec![String::new()],
-            Some(ids) => ids
-                .chunks(IDS_PER_REQUEST)
-                .map(|c| format!("variant_id:in={}", join(c)))
-                .collect(),
+        let items = match variant_ids {
+            None => list(ctx, &path, "").await?,
+            Some(ids) => list_by_ids(ctx, &path, "variant_id:in", ids, "").await?,
         };
-        for query in queries {
-            let items = list(ctx, &path, &query).await?;
-            for mut record in typed::<RawPriceRecord>("price record", "variant_id", items)? {
-                if record.sale_price == Some(0.0) {
-                    record.sale_price = None;
-                }
-                if seen_records.insert((record.variant_id, record.currency.clone())) {
-                    records.push(record);
-                }
+        for mut record in typed::<RawPriceRecord>("price record", "variant_id", items)? {
+            if record.sale_price == Some(0.0) {
+                record.sale_price = None;
+            }
+            if seen_records.insert((record.variant_id, record.currency.clone())) {
+                records.push(record);
             }
         }
     }
     Ok(records)
 }
 
-async fn fetch_inventory_items(
-    ctx: &Ctx<'_>,
-    query: &str,
-) -> Result<Vec<RawInventoryItem>, ImportError> {
-    let items = list(ctx, "/v3/inventory/items", query).await?;
+fn inventory_items(items: Vec<(String, Value)>) -> Result<Vec<RawInventoryItem>, ImportError> {
     let mut items = typed::<RawInventoryItem>("inventory item", "identity", items)?;
     for item in &mut items {
         if item.all_locations_total_available_to_sell.is_none() {

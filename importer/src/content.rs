@@ -90,13 +90,7 @@ pub async fn fetch_content_by_delivery_ids(
     client: &ContentClient,
     ids: &[String],
 ) -> Result<Vec<Value>, ImportError> {
-    let mut items = Vec::new();
-    for id in ids {
-        if let Some(item) = get_one(client, &format!("/content/id/{id}"), None).await? {
-            items.push(item);
-        }
-    }
-    Ok(items)
+    get_fresh(client, "/content/id/", ids).await
 }
 
 /// Fresh items by full delivery key (`uk/footer`), absent when not published.
@@ -104,9 +98,18 @@ pub async fn fetch_content_by_keys(
     client: &ContentClient,
     keys: &[String],
 ) -> Result<Vec<Value>, ImportError> {
+    get_fresh(client, "/content/key/", keys).await
+}
+
+/// Single items by id or key, bypassing the ETag cache; absent ones are left out.
+async fn get_fresh(
+    client: &ContentClient,
+    route: &str,
+    names: &[String],
+) -> Result<Vec<Value>, ImportError> {
     let mut items = Vec::new();
-    for key in keys {
-        if let Some(item) = get_one(client, &format!("/content/key/{key}"), None).await? {
+    for name in names {
+        if let Some(item) = get_one(client, &format!("{route}{name}"), None).await? {
             items.push(item);
         }
     }

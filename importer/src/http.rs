@@ -64,10 +64,13 @@ impl HttpClient {
             .await?;
         match outcome {
             Outcome::NotModified => {
-                let cache = cache.expect("a 304 only follows a conditional request");
                 self.stats.not_modified.fetch_add(1, Ordering::Relaxed);
-                cache
-                    .reuse(&key)
+                // A source may answer 304 to a request that was not conditional: report, not panic.
+                let reused = match cache {
+                    Some(cache) => cache.reuse(&key),
+                    None => Err("answered 304 to an unconditional request".into()),
+                };
+                reused
                     .map(Body::Bytes)
                     .map_err(|why| http_error(&Method::GET, url, why))
             }

@@ -2,12 +2,13 @@
 //! validate it with the generator's own loader, publish it atomically, and summarise.
 
 use crate::cache_dir::ImportCache;
-use crate::catalog::{self, CatalogClient, CatalogExport};
+use crate::catalog::{self, CatalogClient};
 use crate::config::ImportConfig;
 use crate::content::{self, ContentClient, ContentExport};
 use crate::error::ImportError;
 use crate::etag_cache::EtagCache;
 use crate::http::HttpStats;
+use domain::catalog::CatalogExport;
 use domain::catalog::{
     FILE_CATEGORIES, FILE_CHANNELS, FILE_COLLECTIONS, FILE_INVENTORY, FILE_MEDIA, FILE_PRICES,
     FILE_PRODUCTS, FILE_STORE,
@@ -168,9 +169,7 @@ fn write_export(
     write_json(dir, FILE_PRODUCTS, &json!({ "data": catalog.products }))?;
     write_json(dir, FILE_PRICES, &json!({ "data": catalog.prices }))?;
     write_json(dir, FILE_INVENTORY, &json!({ "data": catalog.inventory }))?;
-    // Media sets live on the media host, which this import does not read: every colourway
-    // falls back to its product images (docs/formats.md, catalog/media.json).
-    write_json(dir, FILE_MEDIA, &json!({}))?;
+    write_json(dir, FILE_MEDIA, &catalog.media)?;
     for (market, items) in &content.by_market {
         let page = json!({ "responses": items.iter().map(|c| json!({ "content": c })).collect::<Vec<_>>(),
                            "page": { "responseCount": items.len() } });
