@@ -28,6 +28,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Serve the commerce API (or, with --import, import the catalog export and exit).
     Api(cmd::api::Args),
+    /// Fetch the catalog and the content from the source APIs into content-cache/export.
+    Import(cmd::import::Args),
     /// Load-test the API (release build, SQLite, loopback) and report throughput and latency.
     BenchApi(cmd::bench_api::Args),
 }
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => cmd::bench::run(args),
         Command::Api(args) => cmd::api::run(args),
         Command::BenchApi(args) => cmd::bench_api::run(args),
+        Command::Import(args) => cmd::import::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,19 +1,20 @@
 //! Raw export formats as they arrive on disk: the catalog export (shaped like the commerce
 //! platform's catalog API) and the content export (shaped like the content hub's delivery API).
 //! These types only describe shape; `catalog::Catalog::from_export` and `content::Content::from_export`
-//! validate them into the models the rest of the system uses. Unknown fields are ignored, as the
+//! validate them into the models the rest of the system uses; `storefront import` serialises
+//! them to write an export. Unknown fields are ignored, as the
 //! real APIs return far more than the storefront reads.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// `{"data": [...]}` envelope used by every catalog API list response.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 pub struct DataList<T> {
     pub data: Vec<T>,
 }
 
 /// `store.json`: settings that belong to the whole store.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct StoreSettings {
     pub name: String,
     /// Absolute origin used for canonical URLs, hreflang and sitemaps, without a trailing slash.
@@ -23,14 +24,14 @@ pub struct StoreSettings {
 }
 
 /// `channels.json`: one commerce channel per market.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawChannel {
     pub id: u64,
     pub name: String,
     pub currencies: RawChannelCurrencies,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawChannelCurrencies {
     pub default_currency: String,
     #[serde(default)]
@@ -38,7 +39,7 @@ pub struct RawChannelCurrencies {
 }
 
 /// `categories.json`: the category tree, flattened as the catalog API returns it.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawCategory {
     pub id: u64,
     /// 0 for a top-level category.
@@ -58,7 +59,7 @@ pub struct RawCategory {
 }
 
 /// `collections.json`: merchandised product groups at `/browse/collection/{id}`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawCollection {
     pub id: u64,
     pub name: String,
@@ -68,7 +69,7 @@ pub struct RawCollection {
 }
 
 /// `products.json`: products with variants, options, modifiers, images and custom fields included.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawProduct {
     pub id: u64,
     /// The first 6 characters are the style code.
@@ -106,7 +107,7 @@ pub struct RawProduct {
     pub product_badge_data: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawOption {
     pub id: u64,
     /// Color, Size, Length (Design for gift cards).
@@ -114,7 +115,7 @@ pub struct RawOption {
     pub option_values: Vec<RawOptionValue>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawOptionValue {
     pub id: u64,
     pub label: String,
@@ -127,13 +128,13 @@ pub struct RawOptionValue {
     pub value_data: Option<RawValueData>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawValueData {
     #[serde(default)]
     pub colors: Vec<String>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawModifier {
     pub id: u64,
     pub display_name: String,
@@ -146,7 +147,7 @@ pub struct RawModifier {
     pub sort_order: i64,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawVariant {
     pub id: u64,
     pub sku: String,
@@ -162,7 +163,7 @@ pub struct RawVariant {
     pub image_url: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawVariantOptionValue {
     pub option_id: u64,
     pub id: u64,
@@ -170,7 +171,7 @@ pub struct RawVariantOptionValue {
     pub option_display_name: String,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawImage {
     pub id: u64,
     pub url_standard: String,
@@ -182,14 +183,14 @@ pub struct RawImage {
     pub is_thumbnail: bool,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawCustomField {
     pub name: String,
     pub value: String,
 }
 
 /// `price-lists.json`: price records per variant per currency (the catalog API's price-list records).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawPriceRecord {
     pub variant_id: u64,
     pub currency: String,
@@ -199,7 +200,7 @@ pub struct RawPriceRecord {
 }
 
 /// `inventory.json`: inventory per variant per location (the inventory API's items-at-locations).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawInventoryItem {
     pub identity: RawInventoryIdentity,
     #[serde(rename = "allLocationsTotalAvailableToSell", default)]
@@ -207,13 +208,13 @@ pub struct RawInventoryItem {
     pub locations: Vec<RawInventoryLocation>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawInventoryIdentity {
     pub sku: String,
     pub variant_id: u64,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawInventoryLocation {
     pub location_id: u64,
     #[serde(default = "yes")]
@@ -223,12 +224,12 @@ pub struct RawInventoryLocation {
 
 /// `media.json`: media sets keyed `{style code}_{colour with underscores}`, as the media host
 /// names them; each has `items` in gallery order.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawMediaSet {
     pub items: Vec<RawMediaItem>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 pub struct RawMediaItem {
     /// `img` or `video`.
     #[serde(rename = "type")]
@@ -239,12 +240,12 @@ pub struct RawMediaItem {
 }
 
 /// One page of the content delivery API: `{"responses": [{"content": {...}}], "page": {...}}`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 pub struct RawContentPage {
     pub responses: Vec<RawContentResponse>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 pub struct RawContentResponse {
     pub content: serde_json::Value,
 }

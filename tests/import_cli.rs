@@ -1,0 +1,93 @@
+//! `storefront import` as a user runs it: credentials and base URLs from the environment, against
+//! the local fake of both sources, then `storefront build` picking the import up from
+//! content-cache/export.
+
+#[path = "../importer/tests/fake_source/mod.rs"]
+mod fake_source;
+
+use fake_source::FakeSource;
+use std::process::Command;
+
+#[tokio::test]
+async fn import_then_build_serves_the_imported_catalog() {
+    let fake = FakeSource::start().await;
+    fake.edit(|data| {
+        let product = data.products.iter_mut().find(|p| p["id"] == 101).unwrap();
+        product["name"] = "Imported Satin Slip Midi Dress".into();
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("content-cache");
+    let bin = env!("CARGO_BIN_EXE_storefront");
+    let import = tokio::task::spawn_blocking({
+        let cache = cache.clone();
+        let env = fake.env();
+        move || {
+            Command::new(bin)
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .env_clear()
+                .envs(env)
+                .args(["import", "--cache"])
+                .arg(&cache)
+                .output()
+                .unwrap()
+        }
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&import.stdout);
+    println!("{stdout}");
+    assert!(
+        import.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    assert!(
+        stdout.starts_with("imported 72 products (") && stdout.contains("57 content items"),
+        "{stdout}"
+    );
+
+    let public = dir.path().join("public");
+    let build = Command::new(bin)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["build", "--cache"])
+        .arg(&cache)
+        .arg("--out")
+        .arg(&public)
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let found = walkdir::WalkDir::new(&public)
+        .follow_links(true)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
+        .any(|e| {
+            std::fs::read_to_string(e.path())
+                .unwrap_or_default()
+                .contains("Imported Satin Slip Midi Dress")
+        });
+    assert!(found, "the imported product name is on the built site");
+}
+
+#[test]
+fn a_missing_credential_is_named_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_storefront"))
+        .env_clear()
+        .env("BIGCOMMERCE_STORE_HASH", "abc")
+        .env("AMPLIENCE_HUB", "hub")
+        .args(["import", "--cache"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: configuration: BIGCOMMERCE_ACCESS_TOKEN: is not set"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
