@@ -1,0 +1,32 @@
+// The wishlist toggle (a heart): adds or removes a product + variant on the shared store's wishlist,
+// for guests (localStorage) and signed-in customers alike. Used by the product page; reusable on cards.
+// First render is the neutral "not in the wishlist" state, so it hydrates inside static markup.
+import type { ReactElement } from 'react';
+import { useShopStore } from '../lib/store';
+import { isWished, toggleWishlist } from '../lib/wishlist';
+
+export interface WishlistToggleProps {
+  productId: number;
+  variantId: number;
+  name: string;
+}
+
+export const HEART_PATH = 'M12 21s-7-4.5-9.5-9A5.5 5.5 0 0 1 12 6a5.5 5.5 0 0 1 9.5 6c-2.5 4.5-9.5 9-9.5 9z';
+
+export function WishlistToggle({ productId, variantId, name }: WishlistToggleProps): ReactElement {
+  const items = useShopStore((state) => state.wishlist.items);
+  const wished = isWished(items, productId, null);
+  return (
+    <button
+      type="button"
+      className={`wishlist-toggle${wished ? ' wishlist-toggle--on' : ''}`}
+      aria-pressed={wished}
+      aria-label={`Wishlist: ${name}`}
+      onClick={() => void toggleWishlist({ product_id: productId, variant_id: variantId, name })}
+    >
+      <svg className="icon icon--heart" width="24" height="24" viewBox="0 0 24 24" fill={wished ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2" aria-hidden="true" focusable="false">
+        <path d={HEART_PATH} />
+      </svg>
+    </button>
+  );
+}
