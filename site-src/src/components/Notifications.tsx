@@ -1,12 +1,13 @@
-// The notification stack (spec §4): what notifications.ts keeps in the store, with a dismiss button.
+// The notification stack (spec §4): what notifications.ts keeps in the store, each with a dismiss
+// button, inside the shell's live region.
 import type { ReactElement } from 'react';
 import { dismiss } from '../lib/notifications';
 import { useShopStore } from '../lib/store';
 
-export function Notifications(): ReactElement {
+export default function Notifications(): ReactElement {
   const notes = useShopStore((state) => state.notifications);
   return (
-    <div className="notifications" role="status" aria-live="polite">
+    <>
       {notes.map((note) => (
         <div className={`notification notification--${note.tone}`} key={note.id}>
           <span className="notification__text">{note.message}</span>
@@ -15,6 +16,6 @@ export function Notifications(): ReactElement {
           </button>
         </div>
       ))}
-    </div>
+    </>
   );
 }

@@ -3,11 +3,12 @@
 // First render is the neutral "not in the wishlist" state, so it hydrates inside static markup.
 import type { ReactElement } from 'react';
 import { useShopStore } from '../lib/store';
-import { isWished, toggleWishlist } from '../lib/wishlist';
+import { isWished } from '../lib/store';
 
 export interface WishlistToggleProps {
   productId: number;
-  variantId: number;
+  /** Null until the page knows a variant (the toggle is then disabled). */
+  variantId: number | null;
   name: string;
 }
 
@@ -22,7 +23,12 @@ export function WishlistToggle({ productId, variantId, name }: WishlistTogglePro
       className={`wishlist-toggle${wished ? ' wishlist-toggle--on' : ''}`}
       aria-pressed={wished}
       aria-label={`Wishlist: ${name}`}
-      onClick={() => void toggleWishlist({ product_id: productId, variant_id: variantId, name })}
+      disabled={variantId === null}
+      onClick={() => {
+        if (variantId !== null) {
+          void import('../lib/shop-actions').then(({ toggleWishlist }) => toggleWishlist({ product_id: productId, variant_id: variantId, name }));
+        }
+      }}
     >
       <svg className="icon icon--heart" width="24" height="24" viewBox="0 0 24 24" fill={wished ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2" aria-hidden="true" focusable="false">
         <path d={HEART_PATH} />

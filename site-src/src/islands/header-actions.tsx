@@ -2,11 +2,9 @@
 // Search opens the search overlay and the bag the bag sidebar; without JavaScript both stay links.
 // The static page cannot know the visitor, so it shows the signed-out account link and a hidden,
 // fixed-size bag badge; both fill in from the shared store after hydration.
-import { useEffect, type MouseEvent, type ReactElement } from 'react';
+import type { MouseEvent, ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { AccountIcon, BagIcon, SearchIcon } from '../lib/icons';
-import { startSession } from '../lib/account';
-import { openBag } from '../lib/cart';
 import { store, useShopStore } from '../lib/store';
 
 export const schema = z.object({
@@ -23,10 +21,6 @@ function plainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
 export default function HeaderActions({ prefix }: HeaderActionsProps): ReactElement {
   const signedIn = useShopStore((state) => state.customer.signedIn);
   const count = useShopStore((state) => state.cart.count);
-
-  useEffect(() => {
-    void startSession();
-  }, []);
 
   const badge = count > 99 ? '99+' : String(count);
   return (
@@ -57,7 +51,7 @@ export default function HeaderActions({ prefix }: HeaderActionsProps): ReactElem
           onClick={(event) => {
             if (plainClick(event)) {
               event.preventDefault();
-              void openBag();
+              store.getState().openPanel('bag');
             }
           }}
           aria-label={count > 0 ? `Bag, ${count} ${count === 1 ? 'item' : 'items'}` : 'Bag'}

@@ -3,17 +3,16 @@
 // Stock comes from the API on load (the static page never claims stock); the chosen variant comes
 // from ProductOptions through the shared store. Add to bag follows §4/§5 (availability.ts), adds 1,
 // then opens the added-to-bag popup.
-import { useEffect, useState, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
-import { api, ApiError } from '../lib/api';
+import { api } from '../lib/api';
 import { canAddToBag, variantStockState, type StockState } from '../lib/availability';
-import { addToCart } from '../lib/cart';
-import { notify } from '../lib/notifications';
 import { cartLines, store, useShopStore } from '../lib/store';
-import { emailError, isEmail } from '../lib/validation';
+import { emailError } from '../lib/validation';
 import { WishlistToggle } from '../components/WishlistToggle';
 
-const option = z.object({ id: z.number(), label: z.string() });
+// Shown only for a sold-out choice: loaded then.
+const NotifyMe = lazy(() => import('../components/NotifyMe'));
 
 export const schema = z.object({
   productId: z.number(),
@@ -24,12 +23,6 @@ export const schema = z.object({
   salePrice: z.nullable(z.string()),
   image: z.nullable(z.string()),
   colour: z.string(),
-  colourValueId: z.nullable(z.number()),
-  sizes: z.array(option),
-  lengths: z.array(option),
-  variants: z.array(
-    z.object({ id: z.number(), colour: z.nullable(z.number()), size: z.nullable(z.number()), length: z.nullable(z.number()), purchasable: z.boolean() }),
-  ),
   modifiers: z.array(z.object({ id: z.number(), display_name: z.string(), kind: z.string(), required: z.boolean() })),
 });
 
@@ -52,14 +45,15 @@ export function fieldsValid(modifiers: Modifier[], values: Record<number, string
   return modifiers.every((m) => modifierError(m, values[m.id] ?? '') === null);
 }
 
+/** Errors go to the notifications, whose module loads only when there is one to show. */
+export async function showError(error: unknown): Promise<void> {
+  (await import('../lib/shop-actions')).showError(error);
+}
+
 function stockMessage(state: StockState): string {
   if (state === 'sold-out') return 'Out of stock';
   if (state === 'low') return 'There are less than 5 of these left';
   return '';
-}
-
-function labelOf(choices: { id: number; label: string }[], id: number | null): string | null {
-  return choices.find((c) => c.id === id)?.label ?? null;
 }
 
 export default function ProductActions(props: ProductActionsProps): ReactElement {
@@ -71,8 +65,6 @@ export default function ProductActions(props: ProductActionsProps): ReactElement
   const [values, setValues] = useState<Record<number, string>>({});
   const [touched, setTouched] = useState<Record<number, boolean>>({});
   const [adding, setAdding] = useState(false);
-  const [notifyEmail, setNotifyEmail] = useState('');
-  const [notifySent, setNotifySent] = useState(false);
 
   useEffect(() => {
     api<StockAnswer>('GET', `/stock/products/${productId}`)
@@ -81,7 +73,7 @@ export default function ProductActions(props: ProductActionsProps): ReactElement
         for (const v of answer.variants) map[v.variant_id] = v.available_to_sell;
         store.getState().setStock(productId, map);
       })
-      .catch((error: unknown) => notify(error instanceof Error ? error.message : String(error), { tone: 'error' }));
+      .catch((error: unknown) => void showError(error));
   }, [productId]);
 
   const variantId = selection?.variantId ?? null;
@@ -90,9 +82,10 @@ export default function ProductActions(props: ProductActionsProps): ReactElement
   const inBag = cartLines(cart).filter((l) => l.variant_id === variantId).reduce((n, l) => n + l.quantity, 0);
   const enabled = canAddToBag({
     loading: adding || cartLoading,
-    needSize: props.sizes.length > 0,
+    // Until ProductOptions has published the choice, nothing can be added.
+    needSize: selection?.needSize ?? true,
     sizeChosen: selection?.sizeId != null,
-    needLength: props.lengths.length > 0,
+    needLength: selection?.needLength ?? true,
     lengthChosen: selection?.lengthId != null,
     variantId,
     purchasable: selection?.purchasable ?? false,
@@ -101,12 +94,13 @@ export default function ProductActions(props: ProductActionsProps): ReactElement
     inBag,
     available,
   });
-  const wishVariant = variantId ?? props.variants.find((v) => props.colourValueId === null || v.colour === props.colourValueId)?.id ?? 0;
+  const wishVariant = variantId ?? selection?.colourVariantId ?? null;
 
   const add = async (): Promise<void> => {
     if (variantId === null) return;
     setAdding(true);
     try {
+      const { addToCart } = await import('../lib/shop-actions');
       await addToCart({
         product_id: productId,
         variant_id: variantId,
@@ -120,37 +114,21 @@ export default function ProductActions(props: ProductActionsProps): ReactElement
         imageUrl: props.image,
         price: props.price,
         specialPrice: props.salePrice,
-        size: labelOf(props.sizes, selection?.sizeId ?? null),
+        size: selection?.sizeLabel ?? null,
         colour: props.colour,
-        length: labelOf(props.lengths, selection?.lengthId ?? null),
+        length: selection?.lengthLabel ?? null,
         quantity: 1,
         isGiftCard: props.isGiftCard,
         sku: props.sku,
       });
       store.getState().openPanel('added');
     } catch (error) {
-      notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
+      await showError(error);
     } finally {
       setAdding(false);
     }
   };
 
-  const sendNotify = async (): Promise<void> => {
-    try {
-      await api('POST', '/notify-me', {
-        email: notifyEmail.trim(),
-        product_id: productId,
-        variant_id: variantId,
-        size: labelOf(props.sizes, selection?.sizeId ?? null) ?? '',
-        ...(props.lengths.length > 0 ? { fit: labelOf(props.lengths, selection?.lengthId ?? null) ?? '' } : {}),
-      });
-      setNotifySent(true);
-    } catch (error) {
-      notify(error instanceof ApiError ? error.message : String(error), { tone: 'error' });
-    }
-  };
-
-  const notifyError = notifyEmail === '' ? null : emailError(notifyEmail);
   return (
     <div className="product-actions">
       {modifiers.length > 0 && (
@@ -194,36 +172,15 @@ export default function ProductActions(props: ProductActionsProps): ReactElement
         </button>
         <WishlistToggle productId={productId} variantId={wishVariant} name={props.name} />
       </div>
-      {stockState === 'sold-out' && (
-        <form
-          className="notify-me"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (isEmail(notifyEmail)) void sendNotify();
-          }}
-        >
-          {notifySent ? (
-            <p className="notify-me__done">We will email you when it is back in stock.</p>
-          ) : (
-            <>
-              <label className="field__label" htmlFor={`pa${productId}-notify`}>
-                Email me when it is back in stock
-              </label>
-              <input
-                className="field__input"
-                id={`pa${productId}-notify`}
-                type="email"
-                value={notifyEmail}
-                aria-invalid={notifyError !== null}
-                onChange={(event) => setNotifyEmail(event.target.value)}
-              />
-              {notifyError !== null && <p className="field__error">{notifyError}</p>}
-              <button type="submit" className="btn btn--secondary" disabled={!isEmail(notifyEmail)}>
-                Notify me
-              </button>
-            </>
-          )}
-        </form>
+      {stockState === 'sold-out' && variantId !== null && (
+        <Suspense fallback={null}>
+          <NotifyMe
+            productId={productId}
+            variantId={variantId}
+            size={selection?.sizeLabel ?? null}
+            fit={selection?.needLength === true ? selection.lengthLabel : undefined}
+          />
+        </Suspense>
       )}
     </div>
   );

@@ -4,22 +4,20 @@
 // It also wires the static bottom bar's buttons, the sticky header and `?logout=true`.
 import { lazy, Suspense, useEffect, type ReactElement } from 'react';
 import * as z from 'zod/mini';
-import { signOut, startSession } from '../lib/account';
-import { openBag } from '../lib/cart';
-import { store, useShopStore, type Panel } from '../lib/store';
-import { Notifications } from '../components/Notifications';
+import { store, useShopStore } from '../lib/store';
 
 export const schema = z.object({
   prefix: z.enum(['', '/us', '/eu']),
-  checkout: z.boolean(),
 });
 
 export type ShopperShellProps = z.infer<typeof schema>;
 
-const panels: Partial<Record<Exclude<Panel, null>, ReturnType<typeof lazy>>> = {
-  bag: lazy(() => import('../components/BagSidebar')),
-  added: lazy(() => import('../components/AddedToBag')),
-};
+// The list and its timers load with the first notification; the live region is always there so
+// screen readers announce it.
+const NotificationList = lazy(() => import('../components/Notifications'));
+
+// Every panel lives in one chunk, loaded when the first one opens.
+const OpenPanel = lazy(() => import('../components/Panels'));
 
 /** Clicks on the static bottom bar and other plain links that open a panel. */
 function onDocumentClick(event: MouseEvent): void {
@@ -31,11 +29,16 @@ function onDocumentClick(event: MouseEvent): void {
     store.getState().openPanel('wishlist');
   } else if (target.closest('[data-bag-link]') !== null) {
     event.preventDefault();
-    void openBag();
+    store.getState().openPanel('bag');
   } else if (target.closest('[data-account-link]') !== null && !store.getState().customer.signedIn) {
     event.preventDefault();
     store.getState().openPanel('login');
   }
+}
+
+function whenIdle(run: () => void): void {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(run, { timeout: 1000 });
+  else setTimeout(run, 50);
 }
 
 function useStickyHeader(): void {
@@ -51,30 +54,26 @@ function useStickyHeader(): void {
   }, []);
 }
 
-/** The bottom bar's Account link goes to /my-account when signed in (otherwise the login modal). */
-function useAccountLinks(prefix: string): void {
-  const signedIn = useShopStore((state) => state.customer.signedIn);
-  useEffect(() => {
-    for (const link of Array.from(document.querySelectorAll<HTMLAnchorElement>('a[data-account-link]'))) {
-      link.href = signedIn ? `${prefix}/my-account` : `${prefix}/login`;
-    }
-  }, [signedIn, prefix]);
-}
-
 export default function ShopperShell({ prefix }: ShopperShellProps): ReactElement {
   const panel = useShopStore((state) => state.panel);
+  const hasNotes = useShopStore((state) => state.notifications.length > 0);
   useStickyHeader();
-  useAccountLinks(prefix);
 
   useEffect(() => {
     const url = new URL(window.location.href);
-    if (url.searchParams.get('logout') === 'true') {
+    const logout = url.searchParams.get('logout') === 'true';
+    if (logout) {
       url.searchParams.delete('logout');
       window.history.replaceState(window.history.state, '', url);
-      void startSession().then(signOut);
-    } else {
-      void startSession();
     }
+    // The session (customer, cart, wishlist) loads as its own chunk once the page is idle: nothing
+    // on first paint depends on it (the header shows the neutral state until then).
+    whenIdle(() => {
+      void import('../lib/session').then(async ({ startSession }) => {
+        await startSession(prefix);
+        if (logout) await (await import('../lib/account')).signOut();
+      });
+    });
     document.addEventListener('click', onDocumentClick);
     // A route change (back/forward into this page from the cache) closes whatever was open.
     const onShow = (event: PageTransitionEvent): void => {
@@ -87,13 +86,18 @@ export default function ShopperShell({ prefix }: ShopperShellProps): ReactElemen
     };
   }, []);
 
-  const Open = panel === null ? null : (panels[panel] ?? null);
   return (
     <div className="shopper-shell">
-      <Notifications />
-      {Open !== null && (
+      <div className="notifications" role="status" aria-live="polite">
+        {hasNotes && (
+          <Suspense fallback={null}>
+            <NotificationList />
+          </Suspense>
+        )}
+      </div>
+      {panel !== null && (
         <Suspense fallback={null}>
-          <Open />
+          <OpenPanel panel={panel} />
         </Suspense>
       )}
     </div>

@@ -3,7 +3,6 @@
 import { api, ApiError } from './api';
 import { track } from './analytics';
 import { keepCart, loadCart } from './cart';
-import { isSignedInHint } from './cookies';
 import { store, type Cart, type Customer } from './store';
 import { GUEST_WISHLIST_KEY, loadWishlist, readGuestWishlist } from './wishlist';
 
@@ -69,19 +68,3 @@ export async function loadCustomer(): Promise<Customer | null> {
   }
 }
 
-let started: Promise<void> | null = null;
-
-/** Once per page: who is this, what is in their bag and wishlist. Every island may call it. */
-export function startSession(): Promise<void> {
-  started ??= (async () => {
-    store.getState().setSignedIn(isSignedInHint());
-    if (store.getState().customer.signedIn) await loadCustomer().catch(() => undefined);
-    await Promise.all([loadCart().catch(() => undefined), loadWishlist().catch(() => undefined)]);
-  })();
-  return started;
-}
-
-/** Tests only: forget that the session was started. */
-export function resetSessionForTests(): void {
-  started = null;
-}

@@ -100,8 +100,7 @@ export async function removeItem(item: LineItem): Promise<void> {
 }
 
 /** Opening the bag (§4): reload the cart (its lines carry live stock), then send view_cart. */
-export async function openBag(): Promise<void> {
-  store.getState().openPanel('bag');
+export async function refreshBag(): Promise<void> {
   try {
     const cart = await loadCart();
     track('view_cart', { items: cartLines(cart).map((l) => ({ sku: l.sku, quantity: l.quantity })) });

@@ -15,6 +15,14 @@ export interface ProductSelection {
   variantId: number | null;
   /** Whether that variant is purchasable according to the catalog the page was built from. */
   purchasable: boolean;
+  /** The chosen labels (for the added-to-bag popup and notify-me). */
+  sizeLabel: string | null;
+  lengthLabel: string | null;
+  /** Whether the product offers sizes / lengths at all (then they must be chosen, §5). */
+  needSize: boolean;
+  needLength: boolean;
+  /** A variant of the shown colour, for the wishlist before a size is chosen. */
+  colourVariantId: number | null;
 }
 
 export interface CartOption {
@@ -163,6 +171,11 @@ export const store = createStore<Store>()((set) => ({
     set((state) => ({ selection: { ...state.selection, [productId]: selection } })),
   reset: () => set(initialState()),
 }));
+
+/** Whether a product (any variant, or exactly `variantId`) is in the wishlist. */
+export function isWished(items: WishlistEntry[], productId: number, variantId: number | null): boolean {
+  return items.some((i) => i.product_id === productId && (variantId === null || i.variant_id === variantId));
+}
 
 /** Subscribe a component to a slice of the shared store. */
 export function useShopStore<T>(selector: (state: Store) => T): T {

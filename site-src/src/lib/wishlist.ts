@@ -4,6 +4,8 @@ import { api } from './api';
 import { notify } from './notifications';
 import { store, type WishlistEntry } from './store';
 
+export { isWished } from './store';
+
 export const GUEST_WISHLIST_KEY = 'guest-wishlist';
 
 interface ApiWishlist {
@@ -61,10 +63,6 @@ export async function loadWishlist(): Promise<void> {
   }
   const list = await customerWishlist();
   store.getState().setWishlist(list.id, fromApi(list));
-}
-
-export function isWished(items: WishlistEntry[], productId: number, variantId: number | null): boolean {
-  return items.some((i) => i.product_id === productId && (variantId === null || i.variant_id === variantId));
 }
 
 export async function addToWishlist(item: Omit<WishlistEntry, 'id'>): Promise<void> {

@@ -112,21 +112,6 @@ export const productActionsFixtures: Record<string, ProductActionsProps> = {
     salePrice: '£45.00',
     image: '/media/wrap-dress.jpg',
     colour: 'Navy',
-    colourValueId: 1,
-    sizes: [
-      { id: 10, label: '8' },
-      { id: 11, label: '10' },
-    ],
-    lengths: [
-      { id: 20, label: 'Petite' },
-      { id: 21, label: 'Regular' },
-    ],
-    variants: [
-      { id: 501, colour: 1, size: 10, length: 20, purchasable: true },
-      { id: 502, colour: 1, size: 10, length: 21, purchasable: true },
-      { id: 503, colour: 1, size: 11, length: 20, purchasable: true },
-      { id: 504, colour: 1, size: 11, length: 21, purchasable: false },
-    ],
     modifiers: [],
   },
   giftCard: {
@@ -138,10 +123,6 @@ export const productActionsFixtures: Record<string, ProductActionsProps> = {
     salePrice: null,
     image: null,
     colour: 'Birthday Balloons',
-    colourValueId: 9,
-    sizes: [{ id: 30, label: '£25' }],
-    lengths: [],
-    variants: [{ id: 601, colour: 9, size: 30, length: null, purchasable: true }],
     modifiers: [
       { id: 701, display_name: 'Recipient email', kind: 'text', required: true },
       { id: 702, display_name: 'Your email', kind: 'text', required: true },

@@ -50,7 +50,7 @@ describe('island templates match their components', () => {
   }
 
   for (const prefix of ['', '/us'] as const) {
-    it(`ShopperShell (${prefix || 'uk'})`, () => expectParity('shopper-shell', ShopperShell, { prefix, checkout: false }));
+    it(`ShopperShell (${prefix || 'uk'})`, () => expectParity('shopper-shell', ShopperShell, { prefix }));
     it(`ShopperScreen (${prefix || 'uk'})`, () => expectParity('shopper-screen', ShopperScreen, { screen: 'login', prefix }));
   }
 

@@ -1,0 +1,16 @@
+// The shell's panels by name, in one lazily loaded chunk (see islands/shopper-shell.tsx).
+import type { ReactElement } from 'react';
+import type { Panel } from '../lib/store';
+import AddedToBag from './AddedToBag';
+import BagSidebar from './BagSidebar';
+
+export default function Panels({ panel }: { panel: Exclude<Panel, null> }): ReactElement | null {
+  switch (panel) {
+    case 'bag':
+      return <BagSidebar />;
+    case 'added':
+      return <AddedToBag />;
+    default:
+      return null;
+  }
+}
