@@ -3,6 +3,7 @@ import type { ReactElement } from 'react';
 import type { Panel } from '../lib/store';
 import AddedToBag from './AddedToBag';
 import BagSidebar from './BagSidebar';
+import LoginModal from './LoginModal';
 
 export default function Panels({ panel }: { panel: Exclude<Panel, null> }): ReactElement | null {
   switch (panel) {
@@ -10,6 +11,8 @@ export default function Panels({ panel }: { panel: Exclude<Panel, null> }): Reac
       return <BagSidebar />;
     case 'added':
       return <AddedToBag />;
+    case 'login':
+      return <LoginModal />;
     default:
       return null;
   }

@@ -15,6 +15,15 @@ type Screen = LazyExoticComponent<ComponentType<{ prefix: string }>>;
 
 const screens: Record<string, Screen> = {
   bag: lazy(() => import('../screens/bag')),
+  login: lazy(() => import('../screens/login')),
+  'create-account': lazy(() => import('../screens/create-account')),
+  'forgot-password': lazy(() => import('../screens/forgot-password')),
+  'update-password': lazy(() => import('../screens/update-password')),
+  'change-password': lazy(() => import('../screens/update-password')),
+  'my-account': lazy(() => import('../screens/my-account')),
+  'my-profile': lazy(() => import('../screens/my-account')),
+  'order-history': lazy(() => import('../screens/my-account')),
+  'saved-addresses': lazy(() => import('../screens/my-account')),
 };
 
 export default function ShopperScreen({ screen, prefix }: ShopperScreenProps): ReactElement {

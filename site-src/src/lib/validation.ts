@@ -14,7 +14,7 @@ export function emailError(value: string): string | null {
 /** §5: at least 7 characters including a letter and a number. */
 export function passwordError(value: string): string | null {
   if (value.length < 7 || !/[a-z]/i.test(value) || !/[0-9]/.test(value)) {
-    return 'Your password must be at least 7 characters and include a letter and a number';
+    return 'Password must be at least 7 characters and include a letter and a number';
   }
   return null;
 }

@@ -3,14 +3,66 @@
 //! reset with the token from the API's outbox, and the locale switch. Journeys 1 and 3 also at 375 px.
 //! Run: SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:journeys
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { chromiumMissing, launch, watchErrors } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const PRODUCT = '/p/101/satin-slip-midi-dress/Emerald_Green';
 const TIMEOUT = 15_000;
+const API_DB = process.env.API_DB ?? '';
+const PASSWORD = 'Lark2026pass';
 
-const problem = SITE_URL === '' ? 'SITE_URL is not set' : chromiumMissing();
+const problem =
+  SITE_URL === '' ? 'SITE_URL is not set' : API_DB === '' ? 'API_DB (the API\'s SQLite file) is not set' : chromiumMissing();
+
+let emails = 0;
+/** A new address per use: every journey registers its own customer on the shared database. */
+function newEmail(label) {
+  emails += 1;
+  return `${label}.${Date.now()}.${emails}@example.com`;
+}
+
+/** The newest password-reset link mailed to `email`, read from the API's outbox table. */
+function resetLinkFromOutbox(email) {
+  const body = execFileSync('sqlite3', [
+    API_DB,
+    `SELECT body FROM outbox WHERE recipient = '${email.replace(/'/g, "''")}' AND kind = 'password_reset' ORDER BY created_at DESC, rowid DESC LIMIT 1;`,
+  ]).toString();
+  const link = body.match(/https?:\/\/\S+\/updatePassword\?token=[0-9a-f]+/);
+  assert.ok(link !== null, `no reset link in the outbox for ${email}: ${body}`);
+  return new URL(link[0]);
+}
+
+/** The one request a journey expects the API to refuse, and nothing else failing. */
+function expectOnlyRefused(errors, status, path) {
+  assert.deepEqual(errors.sort(), [
+    `HTTP ${status}: ${SITE_URL}${path}?market=uk`,
+    `console: Failed to load resource: the server responded with a status of ${status} (${status === 401 ? 'Unauthorized' : 'Bad Request'})`,
+  ].sort());
+}
+
+async function register(page, { email, first = 'Ada', last = 'Lovelace' }) {
+  await page.goto(`${SITE_URL}/create-account`);
+  await hydrated(page);
+  const form = page.locator('form');
+  await form.getByLabel('Title *').selectOption('Ms');
+  await form.getByLabel('First name *').fill(first);
+  await form.getByLabel('Last name *').fill(last);
+  await form.getByLabel('Email address *').fill(email);
+  await form.getByLabel('Password *').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/my-account$/);
+  await page.getByText(`Hello ${first}`).waitFor();
+}
+
+async function signIn(page, email, password) {
+  await page.goto(`${SITE_URL}/login`);
+  await hydrated(page);
+  await page.getByLabel('Email address *').fill(email);
+  await page.getByLabel('Password *').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
 
 /** Opens a page at `path` and waits until every island on it has hydrated. */
 async function open(context, path) {
@@ -107,5 +159,49 @@ describe('shopper journeys', () => {
     await page.getByText('There are less than 5 of these left').waitFor();
     assert.equal(await add.isDisabled(), false);
     assert.deepEqual(errors, []);
+  });
+
+  journey('4: register → sign out → sign in', DESKTOP, async (context) => {
+    const { page, errors } = await open(context, '/login');
+    const email = newEmail('journey4');
+    await register(page, { email });
+    await page.getByRole('link', { name: 'My account' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${SITE_URL}/`);
+    await hydrated(page);
+    await page.getByRole('link', { name: 'Sign in' }).waitFor();
+    await signIn(page, email, 'wrong-pass-1');
+    await page.getByText("Your email/password combination is incorrect. Please click 'Forgot your password?' below to reset your password.").waitFor();
+    await page.getByText('The password you entered was incorrect.').waitFor();
+    await signIn(page, email, PASSWORD);
+    await page.waitForURL(/\/my-account$/);
+    await page.getByText('Hello Ada').waitFor();
+    expectOnlyRefused(errors, 401, '/api/auth/login');
+  });
+
+  journey('5: password reset with the token from the outbox', DESKTOP, async (context) => {
+    const { page, errors } = await open(context, '/');
+    const email = newEmail('journey5');
+    await register(page, { email });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${SITE_URL}/`);
+    await page.goto(`${SITE_URL}/forgot-password`);
+    await hydrated(page);
+    await page.getByLabel('Email address *').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText(/we have emailed it a link/).waitFor();
+    const link = resetLinkFromOutbox(email);
+    await page.goto(`${SITE_URL}${link.pathname}${link.search}`);
+    await hydrated(page);
+    await page.getByLabel('New password *', { exact: true }).fill('Fresh2027pass');
+    await page.getByLabel('Confirm new password *').fill('Fresh2027pass');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText('Your password has been changed.', { exact: false }).waitFor();
+    // The link works once.
+    await page.goto(`${SITE_URL}${link.pathname}${link.search}`);
+    await page.getByText('The link you have clicked is not valid').waitFor();
+    await signIn(page, email, 'Fresh2027pass');
+    await page.waitForURL(/\/my-account$/);
+    expectOnlyRefused(errors, 400, '/api/auth/password-reset/validate');
   });
 });

@@ -1,0 +1,14 @@
+// The /login screen: signed-in visitors go straight to my-account.
+import { useEffect, type ReactElement } from 'react';
+import { LoginForm } from '../components/LoginForm';
+import { useShopStore } from '../lib/store';
+
+export default function LoginScreen({ prefix }: { prefix: string }): ReactElement {
+  const signedIn = useShopStore((state) => state.customer.profile !== null);
+  const toAccount = (): void => window.location.assign(`${prefix}/my-account`);
+  useEffect(() => {
+    if (signedIn) toAccount();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [signedIn]);
+  return <LoginForm prefix={prefix} onSignedIn={toAccount} />;
+}
