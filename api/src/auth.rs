@@ -728,10 +728,7 @@ async fn request_reset(
             .bind(now + cfg.reset_token_ttl)
             .execute(&mut *tx)
             .await?;
-        let link = format!(
-            "{}/updatePassword?token={token}",
-            cfg.public_base_url
-        );
+        let link = format!("{}/updatePassword?token={token}", cfg.public_base_url);
         crate::misc::queue_mail(
             &mut tx,
             &email,
