@@ -4,6 +4,7 @@ import type { Panel } from '../lib/store';
 import AddedToBag from './AddedToBag';
 import BagSidebar from './BagSidebar';
 import LoginModal from './LoginModal';
+import WishlistSidebar from './WishlistSidebar';
 
 export default function Panels({ panel }: { panel: Exclude<Panel, null> }): ReactElement | null {
   switch (panel) {
@@ -13,6 +14,8 @@ export default function Panels({ panel }: { panel: Exclude<Panel, null> }): Reac
       return <AddedToBag />;
     case 'login':
       return <LoginModal />;
+    case 'wishlist':
+      return <WishlistSidebar />;
     default:
       return null;
   }

@@ -3,6 +3,7 @@
 // First render is the neutral "not in the wishlist" state, so it hydrates inside static markup.
 import type { ReactElement } from 'react';
 import { useShopStore } from '../lib/store';
+import { HEART_PATH } from '../lib/icons';
 import { isWished } from '../lib/store';
 
 export interface WishlistToggleProps {
@@ -12,7 +13,6 @@ export interface WishlistToggleProps {
   name: string;
 }
 
-export const HEART_PATH = 'M12 21s-7-4.5-9.5-9A5.5 5.5 0 0 1 12 6a5.5 5.5 0 0 1 9.5 6c-2.5 4.5-9.5 9-9.5 9z';
 
 export function WishlistToggle({ productId, variantId, name }: WishlistToggleProps): ReactElement {
   const items = useShopStore((state) => state.wishlist.items);

@@ -100,28 +100,28 @@ export default function ProductActions(props: ProductActionsProps): ReactElement
     if (variantId === null) return;
     setAdding(true);
     try {
-      const { addToCart } = await import('../lib/shop-actions');
-      await addToCart({
-        product_id: productId,
-        variant_id: variantId,
-        quantity: 1,
-        option_selections: modifiers
-          .filter((m) => (values[m.id] ?? '').trim() !== '')
-          .map((m) => ({ option_id: m.id, option_value: (values[m.id] ?? '').trim() })),
-      });
-      store.getState().setAdded({
-        name: props.name,
-        imageUrl: props.image,
-        price: props.price,
-        specialPrice: props.salePrice,
-        size: selection?.sizeLabel ?? null,
-        colour: props.colour,
-        length: selection?.lengthLabel ?? null,
-        quantity: 1,
-        isGiftCard: props.isGiftCard,
-        sku: props.sku,
-      });
-      store.getState().openPanel('added');
+      const { addFromProductPage } = await import('../lib/shop-actions');
+      await addFromProductPage(
+        {
+          product_id: productId,
+          variant_id: variantId,
+          option_selections: modifiers
+            .filter((m) => (values[m.id] ?? '').trim() !== '')
+            .map((m) => ({ option_id: m.id, option_value: (values[m.id] ?? '').trim() })),
+        },
+        {
+          name: props.name,
+          imageUrl: props.image,
+          price: props.price,
+          specialPrice: props.salePrice,
+          size: selection?.sizeLabel ?? null,
+          colour: props.colour,
+          length: selection?.lengthLabel ?? null,
+          quantity: 1,
+          isGiftCard: props.isGiftCard,
+          sku: props.sku,
+        },
+      );
     } catch (error) {
       await showError(error);
     } finally {

@@ -1,7 +1,7 @@
 //! Shopper shell island, on every page: starts the visitor's session (customer, cart, wishlist),
 //! shows notifications and the panel that is open (bag, wishlist, added-to-bag, search, locale,
 //! login), each loaded only when first opened. Server markup: templates/islands/shopper-shell.html.
-// It also wires the static bottom bar's buttons, the sticky header and `?logout=true`.
+// It also wires the static buttons that open panels (bottom bar, header wishlist) and `?logout=true`.
 import { lazy, Suspense, useEffect, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { store, useShopStore } from '../lib/store';
@@ -36,28 +36,9 @@ function onDocumentClick(event: MouseEvent): void {
   }
 }
 
-function whenIdle(run: () => void): void {
-  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(run, { timeout: 1000 });
-  else setTimeout(run, 50);
-}
-
-function useStickyHeader(): void {
-  useEffect(() => {
-    const header = document.querySelector('.site-header');
-    if (header === null) return;
-    const update = (): void => {
-      header.classList.toggle('site-header--scrolled', window.scrollY > 0);
-    };
-    update();
-    window.addEventListener('scroll', update, { passive: true });
-    return () => window.removeEventListener('scroll', update);
-  }, []);
-}
-
 export default function ShopperShell({ prefix }: ShopperShellProps): ReactElement {
   const panel = useShopStore((state) => state.panel);
   const hasNotes = useShopStore((state) => state.notifications.length > 0);
-  useStickyHeader();
 
   useEffect(() => {
     const url = new URL(window.location.href);
@@ -66,13 +47,11 @@ export default function ShopperShell({ prefix }: ShopperShellProps): ReactElemen
       url.searchParams.delete('logout');
       window.history.replaceState(window.history.state, '', url);
     }
-    // The session (customer, cart, wishlist) loads as its own chunk once the page is idle: nothing
-    // on first paint depends on it (the header shows the neutral state until then).
-    whenIdle(() => {
-      void import('../lib/session').then(async ({ startSession }) => {
-        await startSession(prefix);
-        if (logout) await (await import('../lib/account')).signOut();
-      });
+    // The session (customer, cart, wishlist) loads as its own chunk after hydration: nothing on
+    // first paint depends on it (the header shows the neutral state until then).
+    void import('../lib/session').then(async ({ startSession }) => {
+      await startSession(prefix);
+      if (logout) await (await import('../lib/account')).signOut();
     });
     document.addEventListener('click', onDocumentClick);
     // A route change (back/forward into this page from the cache) closes whatever was open.

@@ -1,5 +1,6 @@
 // The start of every visit, loaded after hydration by the shopper shell: who is this (the API,
-// not the cookie hint, decides), what is in their bag and their wishlist.
+// not the cookie hint, decides), what is in their bag and their wishlist; and the page behaviour
+// that can wait for it (sticky header, account links).
 import { loadCustomer } from './account';
 import { loadCart } from './cart';
 import { isSignedInHint } from './cookies';
@@ -21,10 +22,22 @@ function followAccountLinks(prefix: string): void {
   });
 }
 
+/** The header takes its sticky style once the page is scrolled. */
+function followScroll(): void {
+  const header = document.querySelector('.site-header');
+  if (header === null) return;
+  const update = (): void => {
+    header.classList.toggle('site-header--scrolled', window.scrollY > 0);
+  };
+  update();
+  window.addEventListener('scroll', update, { passive: true });
+}
+
 /** Once per page: who is this, what is in their bag and wishlist. Every island may call it. */
 export function startSession(prefix = ''): Promise<void> {
   started ??= (async () => {
     followAccountLinks(prefix);
+    followScroll();
     store.getState().setSignedIn(isSignedInHint());
     if (store.getState().customer.signedIn) await loadCustomer().catch(() => undefined);
     await Promise.all([loadCart().catch(() => undefined), loadWishlist().catch(() => undefined)]);

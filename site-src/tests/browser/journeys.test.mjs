@@ -204,4 +204,44 @@ describe('shopper journeys', () => {
     await page.waitForURL(/\/my-account$/);
     expectOnlyRefused(errors, 400, '/api/auth/password-reset/validate');
   });
+
+  for (const viewport of [DESKTOP, MOBILE]) {
+    journey('3: a guest wishlist, then sign-in, and the merge', viewport, async (context) => {
+      const { page, errors } = await open(context, '/');
+      const email = newEmail('journey3');
+      await register(page, { email, first: 'Grace' });
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${SITE_URL}/`);
+
+      await page.goto(`${SITE_URL}${PRODUCT}`);
+      await hydrated(page);
+      const toggle = page.getByRole('button', { name: 'Wishlist: Satin Slip Midi Dress' });
+      await page.waitForFunction(() => !document.querySelector('.wishlist-toggle')?.hasAttribute('disabled'));
+      await toggle.click();
+      await page.waitForFunction(() => document.querySelector('.wishlist-toggle')?.getAttribute('aria-pressed') === 'true');
+      const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('guest-wishlist') ?? 'null'));
+      assert.equal(stored.items.length, 1);
+      assert.equal(stored.items[0].product_id, 101);
+
+      await page.locator('[data-open-wishlist]').filter({ visible: true }).first().click();
+      const sidebar = page.getByRole('dialog', { name: 'WISHLIST' });
+      await sidebar.getByText('1 item').waitFor();
+      await sidebar.locator('[data-wishlist-total]').waitFor();
+      await sidebar.getByRole('link', { name: 'Satin Slip Midi Dress' }).waitFor();
+      await page.keyboard.press('Escape');
+      await sidebar.waitFor({ state: 'detached' });
+
+      await signIn(page, email, PASSWORD);
+      await page.waitForURL(/\/my-account$/);
+      await hydrated(page);
+      assert.equal(await page.evaluate(() => localStorage.getItem('guest-wishlist')), null, 'the stored copy goes at sign-in');
+      await page.locator('[data-open-wishlist]').filter({ visible: true }).first().click();
+      const merged = page.getByRole('dialog', { name: 'WISHLIST' });
+      await merged.getByRole('link', { name: 'Satin Slip Midi Dress' }).waitFor();
+      await merged.getByText('1 item').waitFor();
+      await merged.getByRole('button', { name: 'Clear wishlist' }).click();
+      await merged.getByText('Your wishlist is empty').waitFor();
+      assert.deepEqual(errors, []);
+    });
+  }
 });
