@@ -1,9 +1,10 @@
 // The my-account screen: profile, marketing preferences, saved addresses and order history (an empty
-// state until orders exist), and Sign out. Guests are sent to /login.
+// state until orders exist), and Sign out. Guests are asked to sign in.
 import { useEffect, useState, type ReactElement } from 'react';
 import { Field, FormError } from '../components/Field';
 import { api, ApiError } from '../lib/api';
 import { loadCustomer, signOut } from '../lib/account';
+import { isSignedInHint } from '../lib/cookies';
 import { nameError, requiredError } from '../lib/validation';
 import type { Customer } from '../lib/store';
 import { TITLES } from './create-account';
@@ -207,14 +208,24 @@ function Addresses(): ReactElement {
 
 export default function MyAccountScreen({ prefix }: { prefix: string }): ReactElement {
   const [customer, setCustomer] = useState<Customer | null>(null);
+  // Without the signed-in hint there is no session to ask about (asking would answer 401).
+  const [guest] = useState(() => !isSignedInHint());
   useEffect(() => {
+    if (guest) return;
     loadCustomer()
       .then((me) => {
         if (me === null) window.location.assign(`${prefix}/login`);
         else setCustomer(me);
       })
       .catch(() => undefined);
-  }, [prefix]);
+  }, [prefix, guest]);
+  if (guest) {
+    return (
+      <p>
+        Please <a href={`${prefix}/login`}>sign in</a> to see your account.
+      </p>
+    );
+  }
   if (customer === null) return <p aria-busy="true">Loading...</p>;
   return (
     <div className="account">
