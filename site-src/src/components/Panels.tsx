@@ -3,6 +3,7 @@ import type { ReactElement } from 'react';
 import type { Panel } from '../lib/store';
 import AddedToBag from './AddedToBag';
 import BagSidebar from './BagSidebar';
+import LocaleOverlay from './LocaleOverlay';
 import LoginModal from './LoginModal';
 import WishlistSidebar from './WishlistSidebar';
 
@@ -16,6 +17,8 @@ export default function Panels({ panel }: { panel: Exclude<Panel, null> }): Reac
       return <LoginModal />;
     case 'wishlist':
       return <WishlistSidebar />;
+    case 'locale':
+      return <LocaleOverlay />;
     default:
       return null;
   }

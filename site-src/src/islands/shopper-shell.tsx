@@ -1,7 +1,7 @@
 //! Shopper shell island, on every page: starts the visitor's session (customer, cart, wishlist),
 //! shows notifications and the panel that is open (bag, wishlist, added-to-bag, search, locale,
 //! login), each loaded only when first opened. Server markup: templates/islands/shopper-shell.html.
-// It also wires the static buttons that open panels (bottom bar, header wishlist) and `?logout=true`.
+// It also handles `?logout=true`; the session chunk wires the static buttons that open panels.
 import { lazy, Suspense, useEffect, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { store, useShopStore } from '../lib/store';
@@ -18,23 +18,6 @@ const NotificationList = lazy(() => import('../components/Notifications'));
 
 // Every panel lives in one chunk, loaded when the first one opens.
 const OpenPanel = lazy(() => import('../components/Panels'));
-
-/** Clicks on the static bottom bar and other plain links that open a panel. */
-function onDocumentClick(event: MouseEvent): void {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
-  const target = event.target instanceof Element ? event.target : null;
-  if (target === null) return;
-  if (target.closest('[data-open-wishlist]') !== null) {
-    event.preventDefault();
-    store.getState().openPanel('wishlist');
-  } else if (target.closest('[data-bag-link]') !== null) {
-    event.preventDefault();
-    store.getState().openPanel('bag');
-  } else if (target.closest('[data-account-link]') !== null && !store.getState().customer.signedIn) {
-    event.preventDefault();
-    store.getState().openPanel('login');
-  }
-}
 
 export default function ShopperShell({ prefix }: ShopperShellProps): ReactElement {
   const panel = useShopStore((state) => state.panel);
@@ -53,16 +36,12 @@ export default function ShopperShell({ prefix }: ShopperShellProps): ReactElemen
       await startSession(prefix);
       if (logout) await (await import('../lib/account')).signOut();
     });
-    document.addEventListener('click', onDocumentClick);
     // A route change (back/forward into this page from the cache) closes whatever was open.
     const onShow = (event: PageTransitionEvent): void => {
       if (event.persisted) store.getState().closePanel();
     };
     window.addEventListener('pageshow', onShow);
-    return () => {
-      document.removeEventListener('click', onDocumentClick);
-      window.removeEventListener('pageshow', onShow);
-    };
+    return () => window.removeEventListener('pageshow', onShow);
   }, []);
 
   return (

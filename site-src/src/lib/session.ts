@@ -4,7 +4,8 @@
 import { loadCustomer } from './account';
 import { loadCart } from './cart';
 import { isSignedInHint } from './cookies';
-import { store } from './store';
+import { api } from './api';
+import { store, type Panel } from './store';
 import { loadWishlist } from './wishlist';
 
 let started: Promise<void> | null = null;
@@ -22,6 +23,26 @@ function followAccountLinks(prefix: string): void {
   });
 }
 
+/**
+ * Static controls that open a panel (bottom bar, header wishlist, locale button). Without
+ * JavaScript they stay links or a <details> list. Account opens the login modal only when signed out.
+ */
+const OPENERS: [string, Panel][] = [
+  ['.locale__button', 'locale'],
+  ['[data-open-wishlist]', 'wishlist'],
+  ['[data-bag-link]', 'bag'],
+  ['[data-account-link]', 'login'],
+];
+
+function openFromStaticControl(event: MouseEvent): void {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+  const target = event.target instanceof Element ? event.target : null;
+  const opener = OPENERS.find(([selector]) => target?.closest(selector));
+  if (opener === undefined || (opener[1] === 'login' && store.getState().customer.signedIn)) return;
+  event.preventDefault();
+  store.getState().openPanel(opener[1]);
+}
+
 /** The header takes its sticky style once the page is scrolled. */
 function followScroll(): void {
   const header = document.querySelector('.site-header');
@@ -33,11 +54,27 @@ function followScroll(): void {
   window.addEventListener('scroll', update, { passive: true });
 }
 
+export const LOCALE_PROMPTED = 'locale-prompted';
+
+/**
+ * §4: when the visitor's locale (cookie, else geo country) is not this site, the locale overlay
+ * opens — once per browser session, and never on checkout pages (no locale button there).
+ */
+async function promptLocale(prefix: string): Promise<void> {
+  if (document.querySelector('.locale__button') === null || window.sessionStorage.getItem(LOCALE_PROMPTED) !== null) return;
+  window.sessionStorage.setItem(LOCALE_PROMPTED, '1');
+  const { detectLocale, isCurrentSite, readLocaleCookie } = await import('./locale');
+  const geo = await api<{ country: string | null }>('GET', '/geo').catch(() => ({ country: null }));
+  if (!isCurrentSite(detectLocale(readLocaleCookie(), geo.country), prefix)) store.getState().openPanel('locale');
+}
+
 /** Once per page: who is this, what is in their bag and wishlist. Every island may call it. */
 export function startSession(prefix = ''): Promise<void> {
   started ??= (async () => {
     followAccountLinks(prefix);
     followScroll();
+    document.addEventListener('click', openFromStaticControl);
+    void promptLocale(prefix);
     store.getState().setSignedIn(isSignedInHint());
     if (store.getState().customer.signedIn) await loadCustomer().catch(() => undefined);
     await Promise.all([loadCart().catch(() => undefined), loadWishlist().catch(() => undefined)]);

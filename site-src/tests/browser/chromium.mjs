@@ -11,8 +11,11 @@ export function chromiumMissing() {
   return existsSync(CHROMIUM) ? null : `${CHROMIUM} is missing: run scripts/install-chromium.sh at the repo root`;
 }
 
-/** A persistent context on a fresh user-data dir; `close()` removes the dir too. */
-export async function launch(viewport = { width: 1280, height: 900 }) {
+/**
+ * A persistent context on a fresh user-data dir; `close()` removes the dir too. Unless
+ * `localePrompt` is set, the visitor has already seen this session's locale overlay.
+ */
+export async function launch(viewport = { width: 1280, height: 900 }, { localePrompt = false } = {}) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'storefront-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -20,6 +23,7 @@ export async function launch(viewport = { width: 1280, height: 900 }) {
     args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport,
   });
+  if (!localePrompt) await context.addInitScript(() => window.sessionStorage.setItem('locale-prompted', '1'));
   return {
     context,
     async close() {

@@ -90,9 +90,9 @@ async function choose(page, label) {
   await page.locator('.product-options').getByText(label, { exact: true }).click();
 }
 
-function journey(name, viewport, run) {
+function journey(name, viewport, run, options = {}) {
   it(`${name} (${viewport.width} px)`, async () => {
-    const browser = await launch(viewport);
+    const browser = await launch(viewport, options);
     try {
       await run(browser.context);
     } finally {
@@ -244,4 +244,49 @@ describe('shopper journeys', () => {
       assert.deepEqual(errors, []);
     });
   }
+
+  journey(
+    '6: a locale switch from UK to /eu, with prices in EUR',
+    DESKTOP,
+    async (context) => {
+      // No geo header and no cookie: an unknown country on the English site → Rest of the World, EUR.
+      const { page, errors } = await open(context, PRODUCT);
+      assert.match(await page.locator('.pdp__info .price').first().innerText(), /£/);
+      const overlay = page.getByRole('dialog', { name: 'WHERE ON EARTH' });
+      await overlay.getByText("We think you're in Rest of the World.").waitFor();
+      await overlay.getByText("But if we're wrong you can tell us below").waitFor();
+      const country = overlay.getByLabel('Country');
+      const currency = overlay.getByLabel('Currency');
+      assert.equal(await currency.inputValue(), 'EUR');
+      await currency.selectOption('USD');
+      await country.selectOption('uk');
+      assert.equal(await currency.inputValue(), 'GBP', 'a new country resets the currency to its first one');
+      await country.selectOption('row');
+      assert.equal(await currency.inputValue(), 'USD');
+      await currency.selectOption('EUR');
+      // Keep the analytics events across the full navigation (sessionStorage survives it).
+      await page.evaluate(() => {
+        const layer = (window.dataLayer ??= []);
+        const push = layer.push.bind(layer);
+        layer.push = (event) => {
+          sessionStorage.setItem('events', JSON.stringify([...JSON.parse(sessionStorage.getItem('events') ?? '[]'), event]));
+          return push(event);
+        };
+      });
+      await overlay.getByRole('button', { name: 'START SHOPPING' }).click();
+      await page.waitForURL(`${SITE_URL}/eu`);
+      await hydrated(page);
+      const events = await page.evaluate(() => JSON.parse(sessionStorage.getItem('events') ?? '[]'));
+      assert.deepEqual(events, [{ event: 'country_selector', country: 'Rest of the World', currency: 'EUR' }]);
+      const cookie = (await context.cookies()).find((c) => c.name === 'wsPreferredLocale');
+      assert.deepEqual(JSON.parse(decodeURIComponent(cookie.value)), { localeCode: 'row', localeName: 'Rest of the World', currencyCode: 'EUR' });
+      // The EU site, chosen by the cookie: no overlay, prices in euros.
+      await page.goto(`${SITE_URL}/eu${PRODUCT}`);
+      await hydrated(page);
+      assert.match(await page.locator('.pdp__info .price').first().innerText(), /€/);
+      assert.equal(await page.getByRole('dialog', { name: 'WHERE ON EARTH' }).count(), 0);
+      assert.deepEqual(errors, []);
+    },
+    { localePrompt: true },
+  );
 });
