@@ -1,5 +1,6 @@
-// One labelled form field with its error message, used by every account form.
-import type { ReactElement } from 'react';
+// The pieces of every account form: the form itself (checked by our rules, not the browser's),
+// one labelled field with its error message, and the form-level message.
+import type { ReactElement, ReactNode } from 'react';
 
 export interface FieldProps {
   id: string;
@@ -46,5 +47,21 @@ export function FormError({ message }: { message: string | null }): ReactElement
     <p className="form__error" role="alert">
       {message}
     </p>
+  );
+}
+
+/** A form whose submit runs `onSubmit` (our validation and API call) instead of navigating. */
+export function Form({ onSubmit, className = 'form', children }: { onSubmit(): void; className?: string; children: ReactNode }): ReactElement {
+  return (
+    <form
+      className={className}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
   );
 }

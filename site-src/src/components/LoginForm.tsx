@@ -2,7 +2,7 @@
 import { useState, type ReactElement } from 'react';
 import { ApiError } from '../lib/api';
 import { signIn } from '../lib/account';
-import { Field, FormError } from './Field';
+import { Field, Form, FormError } from './Field';
 
 export const MISSING_CREDENTIALS = 'Please enter your email address and password';
 
@@ -32,14 +32,7 @@ export function LoginForm({ prefix, onSignedIn }: { prefix: string; onSignedIn()
   };
 
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
+    <Form onSubmit={() => void submit()}>
       <FormError message={message} />
       <Field id="login-email" label="Email address" type="email" autoComplete="email" value={email} onChange={setEmail} error={fields.email ?? null} required />
       <Field id="login-password" label="Password" type="password" autoComplete="current-password" value={password} onChange={setPassword} error={fields.password ?? null} required />
@@ -51,6 +44,6 @@ export function LoginForm({ prefix, onSignedIn }: { prefix: string; onSignedIn()
         {' · '}
         <a href={`${prefix}/create-account`}>Create an account</a>
       </p>
-    </form>
+    </Form>
   );
 }

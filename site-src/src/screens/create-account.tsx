@@ -1,7 +1,7 @@
 // The /create-account screen: every registration field of spec §3 with the §5 rules, the title
 // select, an optional address, then my-account. The API re-checks everything.
 import { useState, type ReactElement } from 'react';
-import { Field, FormError } from '../components/Field';
+import { Field, Form, FormError } from '../components/Field';
 import { ApiError, marketOf } from '../lib/api';
 import { register } from '../lib/account';
 import { emailError, nameError, passwordError, requiredError } from '../lib/validation';
@@ -112,14 +112,7 @@ export default function CreateAccountScreen({ prefix }: { prefix: string }): Rea
   };
 
   return (
-    <form
-      className="form form--wide"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
+    <Form className="form form--wide" onSubmit={() => void submit()}>
       <FormError message={message} />
       <div className="field">
         <label className="field__label" htmlFor="reg-title">
@@ -191,6 +184,6 @@ export default function CreateAccountScreen({ prefix }: { prefix: string }): Rea
       <p className="form__links">
         Already have an account? <a href={`${prefix}/login`}>Sign in</a>
       </p>
-    </form>
+    </Form>
   );
 }

@@ -1,7 +1,7 @@
 // The /forgot-password screen: asks the API for a reset link. The answer is the same whether or not
 // the account exists (no enumeration), so the confirmation is too.
 import { useState, type ReactElement } from 'react';
-import { Field, FormError } from '../components/Field';
+import { Field, Form, FormError } from '../components/Field';
 import { api } from '../lib/api';
 import { emailError } from '../lib/validation';
 
@@ -21,11 +21,7 @@ export default function ForgotPasswordScreen({ prefix }: { prefix: string }): Re
     );
   }
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
+    <Form onSubmit={() => {
         const problem = emailError(email);
         setError(problem);
         if (problem !== null) return;
@@ -34,13 +30,12 @@ export default function ForgotPasswordScreen({ prefix }: { prefix: string }): Re
           .then(() => setSent(true))
           .catch((failure: unknown) => setMessage(failure instanceof Error ? failure.message : String(failure)))
           .finally(() => setBusy(false));
-      }}
-    >
+      }}>
       <FormError message={message} />
       <Field id="forgot-email" label="Email address" type="email" autoComplete="email" value={email} onChange={setEmail} error={error} required />
       <button type="submit" className="btn btn--primary" disabled={busy}>
         {busy ? 'Loading...' : 'Send reset link'}
       </button>
-    </form>
+    </Form>
   );
 }

@@ -1,7 +1,7 @@
 // The my-account screen: profile, marketing preferences, saved addresses and order history (an empty
 // state until orders exist), and Sign out. Guests are asked to sign in.
 import { useEffect, useState, type ReactElement } from 'react';
-import { Field, FormError } from '../components/Field';
+import { Field, Form, FormError } from '../components/Field';
 import { api, ApiError } from '../lib/api';
 import { loadCustomer, signOut } from '../lib/account';
 import { isSignedInHint } from '../lib/cookies';
@@ -77,14 +77,7 @@ function Profile({ customer, onSaved }: { customer: Customer; onSaved(c: Custome
   };
 
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save();
-      }}
-    >
+    <Form onSubmit={() => void save()}>
       <h2 className="account__title">My profile</h2>
       <p>{customer.email}</p>
       <FormError message={message} />
@@ -115,7 +108,7 @@ function Profile({ customer, onSaved }: { customer: Customer; onSaved(c: Custome
         Save changes
       </button>
       {saved && <p role="status">Your details have been saved.</p>}
-    </form>
+    </Form>
   );
 }
 
@@ -170,14 +163,7 @@ function Addresses(): ReactElement {
         ))}
       </ul>
       {adding ? (
-        <form
-          className="form"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void add();
-          }}
-        >
+        <Form onSubmit={() => void add()}>
           {ADDRESS_RULES.map(([key, label]) => (
             <Field key={key} id={`address-${key}`} label={label} value={form[key]} onChange={(value) => setForm({ ...form, [key]: value })} error={errors[key] ?? null} required />
           ))}
@@ -196,7 +182,7 @@ function Addresses(): ReactElement {
           <button type="submit" className="btn btn--primary">
             Save address
           </button>
-        </form>
+        </Form>
       ) : (
         <button type="button" className="btn btn--secondary" onClick={() => setAdding(true)}>
           Add an address

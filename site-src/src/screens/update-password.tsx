@@ -1,7 +1,7 @@
 // /updatePassword and /ChangePassword (spec §4): the token from the emailed link is checked first,
 // then the new password is set; an invalid link shows the §8 message and a way to ask again.
 import { useEffect, useState, type ReactElement } from 'react';
-import { Field, FormError } from '../components/Field';
+import { Field, Form, FormError } from '../components/Field';
 import { api, ApiError } from '../lib/api';
 import { passwordError } from '../lib/validation';
 
@@ -50,11 +50,7 @@ export default function UpdatePasswordScreen({ prefix }: { prefix: string }): Re
     );
   }
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
+    <Form onSubmit={() => {
         const found: Record<string, string> = {};
         const problem = passwordError(password);
         if (problem !== null) found.password = problem;
@@ -72,14 +68,13 @@ export default function UpdatePasswordScreen({ prefix }: { prefix: string }): Re
             }
           })
           .finally(() => setBusy(false));
-      }}
-    >
+      }}>
       <FormError message={message} />
       <Field id="reset-password" label="New password" type="password" autoComplete="new-password" value={password} onChange={setPassword} error={errors.password ?? null} required />
       <Field id="reset-confirm" label="Confirm new password" type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} error={errors.confirm ?? null} required />
       <button type="submit" className="btn btn--primary" disabled={busy}>
         {busy ? 'Loading...' : 'Reset password'}
       </button>
-    </form>
+    </Form>
   );
 }
