@@ -5,6 +5,7 @@ import AddedToBag from './AddedToBag';
 import BagSidebar from './BagSidebar';
 import LocaleOverlay from './LocaleOverlay';
 import LoginModal from './LoginModal';
+import SearchOverlay from './SearchOverlay';
 import WishlistSidebar from './WishlistSidebar';
 
 export default function Panels({ panel }: { panel: Exclude<Panel, null> }): ReactElement | null {
@@ -19,6 +20,8 @@ export default function Panels({ panel }: { panel: Exclude<Panel, null> }): Reac
       return <WishlistSidebar />;
     case 'locale':
       return <LocaleOverlay />;
+    case 'search':
+      return <SearchOverlay />;
     default:
       return null;
   }
