@@ -74,6 +74,8 @@ export function startSession(prefix = ''): Promise<void> {
     followAccountLinks(prefix);
     followScroll();
     document.addEventListener('click', openFromStaticControl);
+    // The static panel buttons work from here on (browser tests wait for this mark).
+    document.documentElement.setAttribute('data-shop-ready', '');
     void promptLocale(prefix);
     store.getState().setSignedIn(isSignedInHint());
     if (store.getState().customer.signedIn) await loadCustomer().catch(() => undefined);

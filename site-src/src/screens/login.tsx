@@ -1,4 +1,4 @@
-// The /login screen: signed-in visitors go straight to my-account.
+// The /login screen: signed-in visitors (already, or just now) go to my-account.
 import { useEffect, type ReactElement } from 'react';
 import { LoginForm } from '../components/LoginForm';
 import { useShopStore } from '../lib/store';
@@ -10,5 +10,7 @@ export default function LoginScreen({ prefix }: { prefix: string }): ReactElemen
     if (signedIn) toAccount();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signedIn]);
-  return <LoginForm prefix={prefix} onSignedIn={toAccount} />;
+  // The effect above navigates once the customer is known; navigating here too would start a
+  // second navigation that aborts the first.
+  return <LoginForm prefix={prefix} onSignedIn={() => undefined} />;
 }

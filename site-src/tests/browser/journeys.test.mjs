@@ -52,7 +52,7 @@ async function register(page, { email, first = 'Ada', last = 'Lovelace' }) {
   await form.getByLabel('Email address *').fill(email);
   await form.getByLabel('Password *').fill(PASSWORD);
   await form.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(/\/my-account$/);
+  await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
   await page.getByText(`Hello ${first}`).waitFor();
 }
 
@@ -76,7 +76,8 @@ async function open(context, path) {
 
 async function hydrated(page) {
   await page.waitForFunction(
-    () => Array.from(document.querySelectorAll('[data-island]')).every((el) => {
+    () => (document.querySelector('[data-island="ShopperShell"]') === null || document.documentElement.hasAttribute('data-shop-ready')) &&
+      Array.from(document.querySelectorAll('[data-island]')).every((el) => {
       const r = el.getBoundingClientRect();
       const visible = r.bottom > -200 && r.top < window.innerHeight + 200;
       return !visible || el.getAttribute('data-hydrated') === 'true';
@@ -114,9 +115,9 @@ describe('shopper journeys', () => {
     journey('1: home → category → product → size → add → popup → bag → quantity → remove → empty', viewport, async (context) => {
       const { page, errors } = await open(context, '/');
       await page.locator('a[href="/browse/womens"]').filter({ visible: true }).first().click();
-      await page.waitForURL(/\/browse\/womens$/);
+      await page.waitForURL(/\/browse\/womens$/, { waitUntil: 'domcontentloaded' });
       await page.locator(`a[href="${PRODUCT}"]`).filter({ visible: true }).first().click();
-      await page.waitForURL(new RegExp(`${PRODUCT}$`));
+      await page.waitForURL(new RegExp(`${PRODUCT}$`), { waitUntil: 'domcontentloaded' });
       await hydrated(page);
       const add = page.locator('.product-actions__add');
       assert.equal(await add.isDisabled(), true, 'Add to bag waits for a size');
@@ -130,7 +131,7 @@ describe('shopper journeys', () => {
       assert.match(await popup.innerText(), /Size:\s*10/);
       assert.match(await popup.innerText(), /Length:\s*Regular/);
       await popup.getByRole('link', { name: 'View Bag (1)' }).click();
-      await page.waitForURL(/\/bag$/);
+      await page.waitForURL(/\/bag$/, { waitUntil: 'domcontentloaded' });
       await hydrated(page);
       const line = page.locator('.bag-line');
       await line.waitFor();
@@ -167,14 +168,14 @@ describe('shopper journeys', () => {
     await register(page, { email });
     await page.getByRole('link', { name: 'My account' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${SITE_URL}/`);
+    await page.waitForURL(`${SITE_URL}/`, { waitUntil: 'domcontentloaded' });
     await hydrated(page);
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     await signIn(page, email, 'wrong-pass-1');
     await page.getByText("Your email/password combination is incorrect. Please click 'Forgot your password?' below to reset your password.").waitFor();
     await page.getByText('The password you entered was incorrect.').waitFor();
     await signIn(page, email, PASSWORD);
-    await page.waitForURL(/\/my-account$/);
+    await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
     await page.getByText('Hello Ada').waitFor();
     expectOnlyRefused(errors, 401, '/api/auth/login');
   });
@@ -184,7 +185,7 @@ describe('shopper journeys', () => {
     const email = newEmail('journey5');
     await register(page, { email });
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${SITE_URL}/`);
+    await page.waitForURL(`${SITE_URL}/`, { waitUntil: 'domcontentloaded' });
     await page.goto(`${SITE_URL}/forgot-password`);
     await hydrated(page);
     await page.getByLabel('Email address *').fill(email);
@@ -201,7 +202,7 @@ describe('shopper journeys', () => {
     await page.goto(`${SITE_URL}${link.pathname}${link.search}`);
     await page.getByText('The link you have clicked is not valid').waitFor();
     await signIn(page, email, 'Fresh2027pass');
-    await page.waitForURL(/\/my-account$/);
+    await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
     expectOnlyRefused(errors, 400, '/api/auth/password-reset/validate');
   });
 
@@ -211,7 +212,7 @@ describe('shopper journeys', () => {
       const email = newEmail('journey3');
       await register(page, { email, first: 'Grace' });
       await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.waitForURL(`${SITE_URL}/`);
+      await page.waitForURL(`${SITE_URL}/`, { waitUntil: 'domcontentloaded' });
 
       await page.goto(`${SITE_URL}${PRODUCT}`);
       await hydrated(page);
@@ -232,7 +233,7 @@ describe('shopper journeys', () => {
       await sidebar.waitFor({ state: 'detached' });
 
       await signIn(page, email, PASSWORD);
-      await page.waitForURL(/\/my-account$/);
+      await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
       await hydrated(page);
       assert.equal(await page.evaluate(() => localStorage.getItem('guest-wishlist')), null, 'the stored copy goes at sign-in');
       await page.locator('[data-open-wishlist]').filter({ visible: true }).first().click();
@@ -274,7 +275,7 @@ describe('shopper journeys', () => {
         };
       });
       await overlay.getByRole('button', { name: 'START SHOPPING' }).click();
-      await page.waitForURL(`${SITE_URL}/eu`);
+      await page.waitForURL(`${SITE_URL}/eu`, { waitUntil: 'domcontentloaded' });
       await hydrated(page);
       const events = await page.evaluate(() => JSON.parse(sessionStorage.getItem('events') ?? '[]'));
       assert.deepEqual(events, [{ event: 'country_selector', country: 'Rest of the World', currency: 'EUR' }]);
