@@ -501,7 +501,7 @@ async fn register(
             "Someone tried to register with your email",
             &format!(
                 "Somebody tried to create an account with this address, which already has one.\n\
-                 If it was you, sign in or reset your password at {}/account/reset-password",
+                 If it was you, sign in or reset your password at {}/forgot-password",
                 cfg.public_base_url
             ),
             "duplicate_registration",
@@ -728,10 +728,7 @@ async fn request_reset(
             .bind(now + cfg.reset_token_ttl)
             .execute(&mut *tx)
             .await?;
-        let link = format!(
-            "{}/account/reset-password?token={token}",
-            cfg.public_base_url
-        );
+        let link = format!("{}/updatePassword?token={token}", cfg.public_base_url);
         crate::misc::queue_mail(
             &mut tx,
             &email,

@@ -17,6 +17,7 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/stock"),
     ("get", "/stock/products/{product_id}"),
     ("get", "/stock/locations"),
+    ("get", "/variants"),
     ("get", "/cart"),
     ("post", "/cart"),
     ("delete", "/cart"),

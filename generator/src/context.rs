@@ -756,7 +756,7 @@ impl<'a> Shared<'a> {
             gallery => to_value(gallery),
             options_props => to_value(options_props),
             custom_fields => to_value(product.custom_fields.iter().map(|f| json!({"name": f.name, "label": custom_field_label(&f.name), "value": f.value})).collect::<Vec<_>>()),
-            modifiers => to_value(product.modifiers.iter().filter(|m| m.kind != "hidden").map(|m| json!({"display_name": m.display_name, "kind": m.kind, "required": m.required})).collect::<Vec<_>>()),
+            modifiers => to_value(product.modifiers.iter().filter(|m| m.kind != "hidden").map(|m| json!({"id": m.id, "display_name": m.display_name, "kind": m.kind, "required": m.required})).collect::<Vec<_>>()),
             recommendations => cards(&self.site.recommendations[pi]),
             complete_the_look => cards(&self.site.complete_the_look[pi]),
             size_guide_url => market.path("/size-guide"),

@@ -1,7 +1,7 @@
 //! size-limit checks over the built bundle (`npm run size`, after `npm run build`).
 //! The product page loads the entry (JS + CSS) and every island it can carry — the header, the
-//! product options and the layout's content-block islands (benefit bar, countdown, both mobile menu
-//! variants, mega menu, footer columns) — with every chunk they import; the file list comes from
+//! shopper shell, the product options and actions, and the layout's content-block islands (benefit
+//! bar, countdown, one of the two mobile menu variants, mega menu, footer columns) — with every chunk they import; the file list comes from
 //! dist/.vite/manifest.json, as the generator does.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -36,14 +36,31 @@ function page(keys, kind) {
 }
 
 const island = (name) => `src/islands/${name}.tsx`;
-/** Islands every page with the default layout carries: header, promo bars, menus, footer. */
-const layout = ['src/main.ts', ...['header-actions', 'benefit-bar', 'countdown', 'mobile-menu', 'mobile-menu-two', 'mega-menu', 'footer-columns'].map(island)];
+/**
+ * Islands a page with the default layout carries: header, shopper shell, promo bars, menus, footer.
+ * The mobile menu is one of two variants (partials/mobile_nav.html renders MobileMenu or
+ * MobileMenuTwo, never both), so each page type is measured with each variant.
+ */
+const layoutWith = (menu) =>
+  ['src/main.ts', ...['header-actions', 'shopper-shell', 'benefit-bar', 'countdown', menu, 'mega-menu', 'footer-columns'].map(island)];
 const contentBlocks = ['carousel', 'accordion', 'promo-clicks', 'sticker', 'animated-text-banner'].map(island);
 
-/** JavaScript per page type, React included, and the stylesheet every page loads. */
+const pageTypes = {
+  product: [island('product-options'), island('product-actions')],
+  'home and content': contentBlocks,
+  listing: [],
+  'account and bag screens': [island('shopper-screen')],
+};
+
+/** JavaScript per page type and mobile-menu variant, React included, and the stylesheet every page loads. */
 export default [
-  { name: 'product page JS (gzip)', path: page([...layout, island('product-options')], '.js'), gzip: true, limit: '90 kB' },
-  { name: 'home and content page JS (gzip)', path: page([...layout, ...contentBlocks], '.js'), gzip: true, limit: '90 kB' },
-  { name: 'listing page JS (gzip)', path: page(layout, '.js'), gzip: true, limit: '90 kB' },
+  ...Object.entries(pageTypes).flatMap(([type, islands]) =>
+    ['mobile-menu', 'mobile-menu-two'].map((menu) => ({
+      name: `${type} page JS with ${menu} (gzip)`,
+      path: page([...layoutWith(menu), ...islands], '.js'),
+      gzip: true,
+      limit: '90 kB',
+    })),
+  ),
   { name: 'stylesheet (gzip)', path: page(['src/main.ts'], '.css'), gzip: true, limit: '14 kB' },
 ];

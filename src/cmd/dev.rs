@@ -159,8 +159,10 @@ pub fn run(args: Args) -> Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let export_dir = args.build.options().export_dir;
     runtime.block_on(async move {
-        // The API on a SQLite file beside the build cache, fed by the export the site builds from.
-        let mut api_config = api::Config::new("sqlite://content-cache/dev.db", export_dir);
+        // The API on a SQLite file in the build cache (`--cache`, default content-cache/dev.db), fed
+        // by the export the site builds from; a fresh cache directory gives a fresh database.
+        let database_url = format!("sqlite://{}", args.build.cache.join("dev.db").display());
+        let mut api_config = api::Config::new(&database_url, export_dir);
         api_config.public_base_url = format!("http://{}", args.addr);
         let api_state = api::AppState::open(api_config)
             .await

@@ -3,6 +3,7 @@
 //! live stock inside one write transaction, so nothing changes when a check fails.
 
 mod input;
+mod variants;
 mod view;
 
 pub use input::*;
@@ -32,6 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_cart, create_cart, delete_cart))
         .routes(routes!(add_items))
         .routes(routes!(update_item, remove_item))
+        .merge(variants::router())
 }
 
 // ---- writes --------------------------------------------------------------------------------

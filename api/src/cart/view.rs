@@ -85,7 +85,7 @@ pub struct LineOption {
     pub valueId: Option<u64>,
 }
 
-fn decimal(minor: i64) -> f64 {
+pub(super) fn decimal(minor: i64) -> f64 {
     minor as f64 / 100.0
 }
 
@@ -158,7 +158,7 @@ pub(super) async fn stored_lines(
 }
 
 /// List and sale price of variants in `market`, from the store.
-async fn prices(
+pub(super) async fn prices(
     conn: &mut sqlx::AnyConnection,
     market: &Market,
     variant_ids: &[u64],
@@ -289,7 +289,7 @@ pub(super) async fn render_after_commit(
     render(&mut conn, state, market, cart).await
 }
 
-fn line_url(product: &Product, variant: &Variant) -> String {
+pub(super) fn line_url(product: &Product, variant: &Variant) -> String {
     let colourway = product
         .colourways
         .iter()
@@ -303,7 +303,7 @@ fn line_url(product: &Product, variant: &Variant) -> String {
 }
 
 /// Color / Size / Length (Design on gift cards) of a variant, in the bag's display order.
-fn variant_options(product: &Product, variant: &Variant) -> Vec<LineOption> {
+pub(super) fn variant_options(product: &Product, variant: &Variant) -> Vec<LineOption> {
     [
         (OptionKind::Colour, variant.colour),
         (OptionKind::Size, variant.size),

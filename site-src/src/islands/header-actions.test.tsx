@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { store } from '../lib/store';
 import { resetBrowserState } from '../testing/setup-dom';
@@ -21,19 +21,20 @@ describe('HeaderActions', () => {
     expect(badge.textContent).toBe('0');
   });
 
-  it('shows the account link once the user-authenticated cookie says signed in', async () => {
-    document.cookie = 'user-authenticated=1; path=/';
+  it('shows the highlighted account link once the shared store says signed in', () => {
     render(<HeaderActions prefix="" />);
-    const account = await screen.findByRole('link', { name: 'My account' });
+    act(() => store.getState().setSignedIn(true));
+    const account = screen.getByRole('link', { name: 'My account' });
     expect(account.getAttribute('href')).toBe('/my-account');
     expect(account.className).toContain('header-action--active');
-    expect(store.getState().customer.signedIn).toBe(true);
   });
 
-  it('stays signed out when the cookie is 0', () => {
-    document.cookie = 'user-authenticated=0; path=/';
+  it('opens the bag sidebar and the search overlay instead of following the links', () => {
     render(<HeaderActions prefix="/eu" />);
-    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/eu/login');
+    fireEvent.click(screen.getByRole('link', { name: 'Bag' }));
+    expect(store.getState().panel).toBe('bag');
+    fireEvent.click(screen.getByRole('link', { name: 'Search' }));
+    expect(store.getState().panel).toBe('search');
   });
 
   it('shows the bag count from the shared store', () => {

@@ -1,11 +1,11 @@
 //! Header actions island: search, account and bag links. Server markup: templates/islands/header-actions.html.
+// Search opens the search overlay and the bag the bag sidebar; without JavaScript both stay links.
 // The static page cannot know the visitor, so it shows the signed-out account link and a hidden,
 // fixed-size bag badge; both fill in from the shared store after hydration.
-import { useEffect, type ReactElement } from 'react';
+import type { MouseEvent, ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { AccountIcon, BagIcon, SearchIcon } from '../lib/icons';
-import { syncSessionHints } from '../lib/session';
-import { useShopStore } from '../lib/store';
+import { store, useShopStore } from '../lib/store';
 
 export const schema = z.object({
   prefix: z.enum(['', '/us', '/eu']),
@@ -13,19 +13,25 @@ export const schema = z.object({
 
 export type HeaderActionsProps = z.infer<typeof schema>;
 
+/** A left click without modifier keys (others keep the link's own behaviour, e.g. a new tab). */
+function plainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
+  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+}
+
 export default function HeaderActions({ prefix }: HeaderActionsProps): ReactElement {
   const signedIn = useShopStore((state) => state.customer.signedIn);
   const count = useShopStore((state) => state.cart.count);
-
-  useEffect(() => {
-    syncSessionHints();
-  }, []);
 
   const badge = count > 99 ? '99+' : String(count);
   return (
     <ul className="header-actions">
       <li>
-        <a className="header-action header-action--search" href={`${prefix}/search`} aria-label="Search">
+        <a className="header-action header-action--search" href={`${prefix}/search`} aria-label="Search" onClick={(event) => {
+          if (plainClick(event)) {
+            event.preventDefault();
+            store.getState().openPanel('search');
+          }
+        }}>
           <SearchIcon />
         </a>
       </li>
@@ -42,6 +48,12 @@ export default function HeaderActions({ prefix }: HeaderActionsProps): ReactElem
         <a
           className="header-action header-action--bag"
           href={`${prefix}/bag`}
+          onClick={(event) => {
+            if (plainClick(event)) {
+              event.preventDefault();
+              store.getState().openPanel('bag');
+            }
+          }}
           aria-label={count > 0 ? `Bag, ${count} ${count === 1 ? 'item' : 'items'}` : 'Bag'}
         >
           <BagIcon />

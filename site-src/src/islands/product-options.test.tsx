@@ -35,11 +35,15 @@ describe('ProductOptions', () => {
     await waitFor(() => expect(radio('10').checked).toBe(true));
     expect(radio('Petite').checked).toBe(true);
     expect(radio('8').checked).toBe(false);
-    expect(store.getState().selection[dress!.productId]).toEqual({
+    expect(store.getState().selection[dress!.productId]).toMatchObject({
       sizeId: 11,
       lengthId: 20,
       variantId: 5003,
       purchasable: false,
+      sizeLabel: '10',
+      lengthLabel: 'Petite',
+      needSize: true,
+      needLength: true,
     });
   });
 

@@ -73,7 +73,18 @@ export function resolveSelection(
           (!needLength || v.length === lengthId),
       )
     : undefined;
-  return { sizeId, lengthId, variantId: variant?.id ?? null, purchasable: variant?.purchasable ?? false };
+  const colourVariant = props.variants.find((v) => props.colourValueId === null || v.colour === props.colourValueId);
+  return {
+    sizeId,
+    lengthId,
+    variantId: variant?.id ?? null,
+    purchasable: variant?.purchasable ?? false,
+    sizeLabel: labelOf(props.sizes, sizeId),
+    lengthLabel: labelOf(props.lengths, lengthId),
+    needSize,
+    needLength,
+    colourVariantId: colourVariant?.id ?? null,
+  };
 }
 
 function writeQuery(params: Record<'Size' | 'Length', string | null>): void {

@@ -1,3 +1,4 @@
+import { act } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { productOptionsFixtures, islandHtml } from '../testing/fixtures';
@@ -6,6 +7,7 @@ import HeaderActions from './header-actions';
 import { kebabName, islandLoader } from './modules';
 import ProductOptions from './product-options';
 import { startIslands } from './registry';
+import { store } from '../lib/store';
 
 afterEach(resetBrowserState);
 
@@ -26,7 +28,6 @@ describe('island registry', () => {
 
   it('hydrates each island with its own component and props', async () => {
     const errors = vi.spyOn(console, 'error');
-    document.cookie = 'user-authenticated=1; path=/';
     const options = productOptionsFixtures.oneSize!;
     page(
       islandHtml('HeaderActions', 'i0', renderToString(<HeaderActions prefix="/eu" />), { prefix: '/eu' }) +
@@ -38,8 +39,9 @@ describe('island registry', () => {
 
     expect(header.getAttribute('data-hydrated')).toBe('true');
     expect(document.querySelector('[data-island-id="i1"]')!.getAttribute('data-hydrated')).toBe('true');
-    // Hydrated, not re-rendered: React adopted the server DOM and then applied the cookie.
+    // Hydrated, not re-rendered: React adopted the server DOM and then follows the shared store.
     expect(header.firstElementChild).toBe(headerInner);
+    act(() => store.getState().setSignedIn(true));
     await vi.waitFor(() =>
       expect(header.querySelector('.header-action--account')!.getAttribute('aria-label')).toBe('My account'),
     );

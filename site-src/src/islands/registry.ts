@@ -14,7 +14,7 @@ import { islandLoader, type IslandLoader } from './modules';
 export type HydrateWhen = 'load' | 'idle' | 'visible';
 
 /** Above the fold on every page: hydrate at once. Every other island waits until it is visible. */
-const EAGER = new Set(['HeaderActions']);
+const EAGER = new Set(['HeaderActions', 'ShopperShell', 'ProductActions', 'ShopperScreen']);
 
 const STARTED = 'data-island-started';
 

@@ -1,8 +1,90 @@
-//! Fills the shared store with what this visitor's browser already knows (cookies), after hydration.
-// The cart count will come from the api (`/api/cart`) with the shopper-UI work; until then it stays 0.
+// The start of every visit, loaded after hydration by the shopper shell: who is this (the API,
+// not the cookie hint, decides), what is in their bag and their wishlist; and the page behaviour
+// that can wait for it (sticky header, account links).
+import { loadCustomer } from './account';
+import { loadCart } from './cart';
 import { isSignedInHint } from './cookies';
-import { store } from './store';
+import { api } from './api';
+import { store, type Panel } from './store';
+import { loadWishlist } from './wishlist';
 
-export function syncSessionHints(): void {
-  store.getState().setSignedIn(isSignedInHint());
+let started: Promise<void> | null = null;
+
+/** The bottom bar's Account link goes to /my-account when signed in (otherwise the login modal). */
+function followAccountLinks(prefix: string): void {
+  const update = (signedIn: boolean): void => {
+    for (const link of Array.from(document.querySelectorAll<HTMLAnchorElement>('a[data-account-link]'))) {
+      link.href = signedIn ? `${prefix}/my-account` : `${prefix}/login`;
+    }
+  };
+  update(store.getState().customer.signedIn);
+  store.subscribe((state, previous) => {
+    if (state.customer.signedIn !== previous.customer.signedIn) update(state.customer.signedIn);
+  });
+}
+
+/**
+ * Static controls that open a panel (bottom bar, header wishlist, locale button). Without
+ * JavaScript they stay links or a <details> list. Account opens the login modal only when signed out.
+ */
+const OPENERS: [string, Panel][] = [
+  ['.locale__button', 'locale'],
+  ['[data-open-wishlist]', 'wishlist'],
+  ['[data-bag-link]', 'bag'],
+  ['[data-account-link]', 'login'],
+];
+
+function openFromStaticControl(event: MouseEvent): void {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+  const target = event.target instanceof Element ? event.target : null;
+  const opener = OPENERS.find(([selector]) => target?.closest(selector));
+  if (opener === undefined || (opener[1] === 'login' && store.getState().customer.signedIn)) return;
+  event.preventDefault();
+  store.getState().openPanel(opener[1]);
+}
+
+/** The header takes its sticky style once the page is scrolled. */
+function followScroll(): void {
+  const header = document.querySelector('.site-header');
+  if (header === null) return;
+  const update = (): void => {
+    header.classList.toggle('site-header--scrolled', window.scrollY > 0);
+  };
+  update();
+  window.addEventListener('scroll', update, { passive: true });
+}
+
+export const LOCALE_PROMPTED = 'locale-prompted';
+
+/**
+ * §4: when the visitor's locale (cookie, else geo country) is not this site, the locale overlay
+ * opens — once per browser session, and never on checkout pages (no locale button there).
+ */
+async function promptLocale(prefix: string): Promise<void> {
+  if (document.querySelector('.locale__button') === null || window.sessionStorage.getItem(LOCALE_PROMPTED) !== null) return;
+  window.sessionStorage.setItem(LOCALE_PROMPTED, '1');
+  const { detectLocale, isCurrentSite, readLocaleCookie } = await import('./locale');
+  const geo = await api<{ country: string | null }>('GET', '/geo').catch(() => ({ country: null }));
+  if (!isCurrentSite(detectLocale(readLocaleCookie(), geo.country), prefix)) store.getState().openPanel('locale');
+}
+
+/** Once per page: who is this, what is in their bag and wishlist. Every island may call it. */
+export function startSession(prefix = ''): Promise<void> {
+  started ??= (async () => {
+    followAccountLinks(prefix);
+    followScroll();
+    document.addEventListener('click', openFromStaticControl);
+    // The static panel buttons work from here on (browser tests wait for this mark).
+    document.documentElement.setAttribute('data-shop-ready', '');
+    void promptLocale(prefix);
+    store.getState().setSignedIn(isSignedInHint());
+    if (store.getState().customer.signedIn) await loadCustomer().catch(() => undefined);
+    await Promise.all([loadCart().catch(() => undefined), loadWishlist().catch(() => undefined)]);
+  })();
+  return started;
+}
+
+/** Tests only: forget that the session was started. */
+export function resetSessionForTests(): void {
+  started = null;
 }

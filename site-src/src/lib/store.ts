@@ -1,8 +1,10 @@
-//! The one shared client store for every island: cart, customer, wishlist and product selection.
+//! The one shared client store for every island: cart, customer, wishlist, notifications, which
+//! panel is open, live stock and product selection.
 // Islands are separate React roots and cannot share context, so they all subscribe here and keep no
 // copy of their own. zustand's React binding serves `getInitialState()` as the server snapshot, so
 // during hydration every island sees the neutral initial state (the same state the static HTML was
 // rendered from) and re-renders with the live state right after: no hydration mismatch.
+// The API calls that fill it live in cart.ts, account.ts and wishlist.ts; this file only holds state.
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 
@@ -13,22 +15,120 @@ export interface ProductSelection {
   variantId: number | null;
   /** Whether that variant is purchasable according to the catalog the page was built from. */
   purchasable: boolean;
+  /** The chosen labels (for the added-to-bag popup and notify-me). */
+  sizeLabel: string | null;
+  lengthLabel: string | null;
+  /** Whether the product offers sizes / lengths at all (then they must be chosen, §5). */
+  needSize: boolean;
+  needLength: boolean;
+  /** A variant of the shown colour, for the wishlist before a size is chosen. */
+  colourVariantId: number | null;
 }
 
+export interface CartOption {
+  name: string;
+  nameId: number | null;
+  value: string;
+  valueId: number | null;
+}
+
+export interface LineItem {
+  id: string;
+  product_id: number;
+  variant_id: number;
+  sku: string;
+  name: string;
+  quantity: number;
+  url: string;
+  image_url: string | null;
+  is_gift_card: boolean;
+  list_price: number;
+  sale_price: number;
+  extended_list_price: number;
+  extended_sale_price: number;
+  options: CartOption[];
+  available_to_sell: number | null;
+  low_stock: boolean;
+  sold_out: boolean;
+}
+
+export interface Cart {
+  id: string | null;
+  market: string;
+  currency: { code: string };
+  cart_amount: number;
+  base_amount: number;
+  line_items: { physical_items: LineItem[]; digital_items: LineItem[] };
+  total_item_count: number;
+}
+
+export interface Customer {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  form_fields: { name: string; value: string }[];
+}
+
+export interface WishlistEntry {
+  /** Guests: `{product_id}-{variant_id}` (§3); signed in: the API's item id. */
+  id: string;
+  product_id: number;
+  variant_id: number;
+  name?: string;
+}
+
+export interface Notification {
+  id: number;
+  message: string;
+  tone: 'info' | 'success' | 'error';
+  persist: boolean;
+}
+
+/** What the added-to-bag popup shows (§3 "Added-to-bag data"). */
+export interface AddedToBag {
+  name: string;
+  imageUrl: string | null;
+  price: string;
+  specialPrice: string | null;
+  size: string | null;
+  colour: string | null;
+  length: string | null;
+  quantity: number;
+  isGiftCard: boolean;
+  sku: string;
+}
+
+export type Panel = 'bag' | 'wishlist' | 'search' | 'locale' | 'login' | 'added' | null;
+
 export interface StoreState {
-  cart: { count: number };
-  customer: { signedIn: boolean };
-  wishlist: { productIds: number[] };
+  cart: { data: Cart | null; count: number; loading: boolean };
+  customer: { signedIn: boolean; profile: Customer | null };
+  wishlist: { id: string | null; items: WishlistEntry[]; loaded: boolean };
+  notifications: Notification[];
+  panel: Panel;
+  added: AddedToBag | null;
+  /** Live stock per product: variant id → available to sell (null = not tracked). */
+  stock: Record<number, Record<number, number | null>>;
   /** Keyed by product id: a page may show more than one product's options. */
   selection: Record<number, ProductSelection>;
 }
 
 export interface StoreActions {
+  setCart(cart: Cart | null): void;
   setCartCount(count: number): void;
+  setCartLoading(loading: boolean): void;
   setSignedIn(signedIn: boolean): void;
-  setWishlist(productIds: number[]): void;
+  setCustomer(profile: Customer | null): void;
+  setWishlist(id: string | null, items: WishlistEntry[]): void;
+  setNotifications(notifications: Notification[]): void;
+  openPanel(panel: Panel): void;
+  closePanel(panel?: Panel): void;
+  setAdded(added: AddedToBag | null): void;
+  setStock(productId: number, stock: Record<number, number | null>): void;
   setSelection(productId: number, selection: ProductSelection): void;
-  /** Back to the neutral state (tests; sign-out later). */
+  /** Back to the neutral state (tests; sign-out). */
   reset(): void;
 }
 
@@ -36,22 +136,46 @@ export type Store = StoreState & StoreActions;
 
 export function initialState(): StoreState {
   return {
-    cart: { count: 0 },
-    customer: { signedIn: false },
-    wishlist: { productIds: [] },
+    cart: { data: null, count: 0, loading: false },
+    customer: { signedIn: false, profile: null },
+    wishlist: { id: null, items: [], loaded: false },
+    notifications: [],
+    panel: null,
+    added: null,
+    stock: {},
     selection: {},
   };
 }
 
+/** Lines of a cart in bag order: physical first, then gift cards (digital). */
+export function cartLines(cart: Cart | null): LineItem[] {
+  if (cart === null) return [];
+  return [...cart.line_items.physical_items, ...cart.line_items.digital_items];
+}
+
 export const store = createStore<Store>()((set) => ({
   ...initialState(),
-  setCartCount: (count) => set({ cart: { count: Math.max(0, Math.trunc(count)) } }),
-  setSignedIn: (signedIn) => set({ customer: { signedIn } }),
-  setWishlist: (productIds) => set({ wishlist: { productIds: [...productIds] } }),
+  setCart: (cart) =>
+    set((state) => ({ cart: { ...state.cart, data: cart, count: cart?.total_item_count ?? 0 } })),
+  setCartCount: (count) => set((state) => ({ cart: { ...state.cart, count: Math.max(0, Math.trunc(count)) } })),
+  setCartLoading: (loading) => set((state) => ({ cart: { ...state.cart, loading } })),
+  setSignedIn: (signedIn) => set((state) => ({ customer: { ...state.customer, signedIn } })),
+  setCustomer: (profile) => set({ customer: { signedIn: profile !== null, profile } }),
+  setWishlist: (id, items) => set({ wishlist: { id, items: [...items], loaded: true } }),
+  setNotifications: (notifications) => set({ notifications }),
+  openPanel: (panel) => set({ panel }),
+  closePanel: (panel) => set((state) => (panel === undefined || state.panel === panel ? { panel: null } : {})),
+  setAdded: (added) => set({ added }),
+  setStock: (productId, stock) => set((state) => ({ stock: { ...state.stock, [productId]: stock } })),
   setSelection: (productId, selection) =>
     set((state) => ({ selection: { ...state.selection, [productId]: selection } })),
   reset: () => set(initialState()),
 }));
+
+/** Whether a product (any variant, or exactly `variantId`) is in the wishlist. */
+export function isWished(items: WishlistEntry[], productId: number, variantId: number | null): boolean {
+  return items.some((i) => i.product_id === productId && (variantId === null || i.variant_id === variantId));
+}
 
 /** Subscribe a component to a slice of the shared store. */
 export function useShopStore<T>(selector: (state: Store) => T): T {

@@ -99,3 +99,34 @@ export function islandHtml(name: string, id: string, inner: string, props: unkno
   const json = JSON.stringify(props).replace(/</g, '\\u003c');
   return `<div data-island="${name}" data-island-id="${id}"${when}>${inner}</div><script type="application/json" data-island-props="${id}">${json}</script>`;
 }
+
+import type { ProductActionsProps } from '../islands/product-actions';
+
+export const productActionsFixtures: Record<string, ProductActionsProps> = {
+  dress: {
+    productId: 1201,
+    name: 'Wrap Dress',
+    sku: 'WD1201',
+    isGiftCard: false,
+    price: '£65.00',
+    salePrice: '£45.00',
+    image: '/media/wrap-dress.jpg',
+    colour: 'Navy',
+    modifiers: [],
+  },
+  giftCard: {
+    productId: 171,
+    name: 'E-Gift Card & "Thanks"',
+    sku: '100000',
+    isGiftCard: true,
+    price: '£25.00',
+    salePrice: null,
+    image: null,
+    colour: 'Birthday Balloons',
+    modifiers: [
+      { id: 701, display_name: 'Recipient email', kind: 'text', required: true },
+      { id: 702, display_name: 'Your email', kind: 'text', required: true },
+      { id: 703, display_name: 'Message', kind: 'text', required: false },
+    ],
+  },
+};

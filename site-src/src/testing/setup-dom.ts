@@ -6,4 +6,5 @@ export function resetBrowserState(): void {
   document.cookie = 'user-authenticated=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
   window.history.replaceState(null, '', '/');
   document.body.innerHTML = '';
+  window.localStorage.clear();
 }

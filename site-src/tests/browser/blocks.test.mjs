@@ -76,6 +76,9 @@ describe('content blocks in the browser', () => {
       args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       viewport: { width: 1280, height: 900 },
     });
+    // These pages are checked without the locale overlay, which a visitor sees once per session
+    // when their locale is not the page's (the shopper journeys test it).
+    await context.addInitScript(() => window.sessionStorage.setItem('locale-prompted', '1'));
   });
 
   after(async () => {

@@ -52,6 +52,9 @@ describe('browser smoke', () => {
       ],
       viewport: { width: 1280, height: 900 },
     });
+    // These pages are checked without the locale overlay, which a visitor sees once per session
+    // when their locale is not the page's (the shopper journeys test it).
+    await context.addInitScript(() => window.sessionStorage.setItem('locale-prompted', '1'));
   });
 
   after(async () => {

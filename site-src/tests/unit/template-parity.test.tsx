@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { islandFileNames } from '../../src/islands/modules';
 import HeaderActions, { schema as headerSchema } from '../../src/islands/header-actions';
 import ProductOptions, { schema as optionsSchema } from '../../src/islands/product-options';
-import { headerActionsFixtures, productOptionsFixtures } from '../../src/testing/fixtures';
+import ProductActions, { schema as actionsSchema } from '../../src/islands/product-actions';
+import ShopperShell from '../../src/islands/shopper-shell';
+import ShopperScreen from '../../src/islands/shopper-screen';
+import { headerActionsFixtures, productActionsFixtures, productOptionsFixtures } from '../../src/testing/fixtures';
 import { normaliseHtml } from '../../src/testing/normalise-html';
 import { renderIslandTemplate } from '../../src/testing/render-template';
 
@@ -37,6 +40,18 @@ describe('island templates match their components', () => {
       expect(optionsSchema.safeParse(props).success).toBe(true);
       expectParity('product-options', ProductOptions, props);
     });
+  }
+
+  for (const [label, props] of Object.entries(productActionsFixtures)) {
+    it(`ProductActions (${label})`, () => {
+      expect(actionsSchema.safeParse(props).success).toBe(true);
+      expectParity('product-actions', ProductActions, props);
+    });
+  }
+
+  for (const prefix of ['', '/us'] as const) {
+    it(`ShopperShell (${prefix || 'uk'})`, () => expectParity('shopper-shell', ShopperShell, { prefix }));
+    it(`ShopperScreen (${prefix || 'uk'})`, () => expectParity('shopper-screen', ShopperScreen, { screen: 'login', prefix }));
   }
 
   it('catches a template that differs', () => {

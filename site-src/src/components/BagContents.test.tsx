@@ -1,0 +1,74 @@
+// The bag: attribute order, stock messages, Checkout disabled by a sold-out line, and quantity
+// changes sent once after a 500 ms pause (fetch stubbed at the network boundary).
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { store, type Cart, type LineItem } from '../lib/store';
+import { resetBrowserState } from '../testing/setup-dom';
+import { BagContents, lineAttributes } from './BagContents';
+
+function line(id: string, extra: Partial<LineItem> = {}): LineItem {
+  return {
+    id, product_id: 101, variant_id: 10001, sku: 'S', name: `Dress ${id}`, quantity: 1, url: '/p/101/dress/Green', image_url: null,
+    is_gift_card: false, list_price: 69, sale_price: 41, extended_list_price: 69, extended_sale_price: 41,
+    options: [{ name: 'Length', nameId: 3, value: 'Petite', valueId: 3 }, { name: 'Size', nameId: 2, value: '6', valueId: 2 }, { name: 'Color', nameId: 1, value: 'Green', valueId: 1 }],
+    available_to_sell: 9, low_stock: false, sold_out: false, ...extra,
+  };
+}
+
+function cart(lines: LineItem[]): Cart {
+  return { id: 'c1', market: 'uk', currency: { code: 'GBP' }, cart_amount: 41, base_amount: 69, line_items: { physical_items: lines, digital_items: [] }, total_item_count: lines.length };
+}
+
+describe('BagContents', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(cart([line('a', { quantity: 3 })])), { status: 200 })));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    resetBrowserState();
+  });
+
+  it('lists Color, Size, Length in that order; Design and no Size on gift cards', () => {
+    expect(lineAttributes(line('a')).map((a) => a.label)).toEqual(['Color', 'Size', 'Length']);
+    const gift = line('g', { is_gift_card: true, options: [{ name: 'Design', nameId: 1, value: 'Balloons', valueId: 1 }, { name: 'Size', nameId: 2, value: '£25', valueId: 2 }] });
+    expect(lineAttributes(gift)).toEqual([{ label: 'Design', value: 'Balloons' }]);
+  });
+
+  it('shows the empty state', () => {
+    render(<BagContents inSidebar />);
+    expect(screen.getByText('Your shopping bag is empty')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go back shopping' }).getAttribute('href')).toBe('/');
+  });
+
+  it('shows stock messages, SUBTOTAL, and disables Checkout for a sold-out line', () => {
+    act(() => store.getState().setCart(cart([line('a', { low_stock: true }), line('b', { sold_out: true })])));
+    render(<BagContents inSidebar />);
+    expect(screen.getByText('There are less than 5 of these left')).toBeTruthy();
+    expect(screen.getByText('Sold Out')).toBeTruthy();
+    expect(screen.getByText('SUBTOTAL')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Checkout' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole('link', { name: 'View Bag' }).getAttribute('href')).toBe('/bag');
+  });
+
+  it('sends one quantity change 500 ms after the last click', async () => {
+    act(() => store.getState().setCart(cart([line('a')])));
+    render(<BagContents inSidebar={false} />);
+    const more = screen.getByRole('button', { name: 'Increase quantity' });
+    fireEvent.click(more);
+    fireEvent.click(more);
+    await act(async () => {
+      vi.advanceTimersByTime(499);
+    });
+    expect(fetch).not.toHaveBeenCalled();
+    await act(async () => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const [url, init] = vi.mocked(fetch).mock.calls[0]!;
+    expect(url).toBe('/api/cart/items/a?market=uk');
+    expect(init?.method).toBe('PUT');
+    expect(JSON.parse(String(init?.body))).toEqual({ quantity: 3 });
+  });
+});

@@ -1,0 +1,144 @@
+// The bag's lines, subtotal and buttons (spec §2 "Bag sidebar"), shared by the sidebar and /bag.
+// Everything shown comes from the API's cart: prices, totals and live stock per line.
+import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { marketOf, prefixOf } from '../lib/api';
+import { checkoutBlocked, formatMoney, optionValue, removeItem, setQuantity } from '../lib/cart';
+import { cartLines, store, useShopStore, type LineItem } from '../lib/store';
+
+export const QUANTITY_DEBOUNCE_MS = 500;
+const MAX_QUANTITY = 999;
+
+/** Attributes in the spec's order: Color (Design for gift cards), Size (not gift cards), Length, Qty. */
+export function lineAttributes(line: LineItem): { label: string; value: string }[] {
+  const out: { label: string; value: string }[] = [];
+  const colour = optionValue(line, line.is_gift_card ? 'Design' : 'Color') ?? optionValue(line, 'Color');
+  if (colour !== null) out.push({ label: line.is_gift_card ? 'Design' : 'Color', value: colour });
+  const size = optionValue(line, 'Size');
+  if (size !== null && !line.is_gift_card) out.push({ label: 'Size', value: size });
+  const length = optionValue(line, 'Length');
+  if (length !== null) out.push({ label: 'Length', value: length });
+  return out;
+}
+
+/** Quantity stepper: shows the shopper's number at once, sends it once they pause for 500 ms. */
+function Quantity({ line }: { line: LineItem }): ReactElement {
+  const [wanted, setWanted] = useState(line.quantity);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => setWanted(line.quantity), [line.quantity]);
+  useEffect(() => () => {
+    if (timer.current !== null) clearTimeout(timer.current);
+  }, []);
+  const change = (next: number): void => {
+    const quantity = Math.min(MAX_QUANTITY, Math.max(1, next));
+    setWanted(quantity);
+    if (timer.current !== null) clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      if (quantity !== line.quantity) void setQuantity(line, quantity);
+    }, QUANTITY_DEBOUNCE_MS);
+  };
+  return (
+    <div className="qty" role="group" aria-label={`Quantity of ${line.name}`}>
+      <button type="button" className="qty__step" aria-label="Decrease quantity" disabled={wanted <= 1} onClick={() => change(wanted - 1)}>
+        −
+      </button>
+      <span className="qty__value" aria-live="polite">
+        <span className="visually-hidden">Qty: </span>
+        {wanted}
+      </span>
+      <button type="button" className="qty__step" aria-label="Increase quantity" onClick={() => change(wanted + 1)}>
+        +
+      </button>
+    </div>
+  );
+}
+
+function lineHref(url: string, prefix: string): string {
+  return prefix !== '' && !url.startsWith(`${prefix}/`) ? `${prefix}${url}` : url;
+}
+
+function Line({ line, currency, prefix }: { line: LineItem; currency: string; prefix: string }): ReactElement {
+  const onSale = line.sale_price < line.list_price;
+  return (
+    <li className="bag-line" data-line-id={line.id}>
+      <a className="bag-line__image" href={lineHref(line.url, prefix)} tabIndex={-1} aria-hidden="true">
+        {line.image_url !== null ? <img src={line.image_url} alt="" width="90" height="120" loading="lazy" /> : <span className="bag-line__placeholder" />}
+      </a>
+      <div className="bag-line__body">
+        <a className="bag-line__name" href={lineHref(line.url, prefix)}>
+          {line.name}
+        </a>
+        <dl className="bag-line__attrs">
+          {lineAttributes(line).map((attr) => (
+            <div key={attr.label}>
+              <dt>{attr.label}:</dt> <dd>{attr.value}</dd>
+            </div>
+          ))}
+        </dl>
+        <Quantity line={line} />
+        <p className="bag-line__price">
+          {onSale && <s className="price__was">{formatMoney(line.extended_list_price, currency)}</s>}{' '}
+          <span className={onSale ? 'price__now price__now--sale' : 'price__now'}>{formatMoney(line.extended_sale_price, currency)}</span>
+        </p>
+        {line.sold_out ? (
+          <p className="bag-line__stock bag-line__stock--out">Sold Out</p>
+        ) : (
+          line.low_stock && <p className="bag-line__stock">There are less than 5 of these left</p>
+        )}
+        <button type="button" className="bag-line__remove link-button" onClick={() => void removeItem(line)}>
+          Remove<span className="visually-hidden"> {line.name}</span>
+        </button>
+      </div>
+    </li>
+  );
+}
+
+export function BagContents({ inSidebar }: { inSidebar: boolean }): ReactElement {
+  const cart = useShopStore((state) => state.cart.data);
+  const loading = useShopStore((state) => state.cart.loading);
+  const [checkingOut, setCheckingOut] = useState(false);
+  const prefix = prefixOf(marketOf());
+  const lines = cartLines(cart);
+  if (cart === null || lines.length === 0) {
+    return (
+      <div className="bag-empty">
+        <p className="bag-empty__text">Your shopping bag is empty</p>
+        <a className="btn btn--primary" href={prefix === '' ? '/' : prefix} onClick={() => inSidebar && store.getState().closePanel('bag')}>
+          Go back shopping
+        </a>
+      </div>
+    );
+  }
+  const currency = cart.currency.code;
+  const blocked = checkoutBlocked(cart, loading) || checkingOut;
+  return (
+    <div className="bag" aria-busy={loading}>
+      <ul className="bag__lines">
+        {lines.map((line) => (
+          <Line key={line.id} line={line} currency={currency} prefix={prefix} />
+        ))}
+      </ul>
+      <div className="bag__summary">
+        <p className="bag__subtotal">
+          <span>SUBTOTAL</span> <span data-subtotal>{formatMoney(cart.cart_amount, currency)}</span>
+        </p>
+        <button
+          type="button"
+          className="btn btn--primary bag__checkout"
+          disabled={blocked}
+          onClick={() => {
+            setCheckingOut(true);
+            window.location.assign(`${prefix}/checkout-identity`);
+          }}
+        >
+          {checkingOut ? 'Loading...' : 'Checkout'}
+        </button>
+        {inSidebar && (
+          <a className="btn btn--secondary bag__view" href={`${prefix}/bag`}>
+            View Bag
+          </a>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+// The bag sidebar ('SHOPPING BAG'), loaded only when first opened.
+import { useEffect, type ReactElement } from 'react';
+import { refreshBag } from '../lib/cart';
+import { store } from '../lib/store';
+import { BagContents } from './BagContents';
+import { Modal } from './Modal';
+
+const close = (): void => store.getState().closePanel('bag');
+
+export default function BagSidebar(): ReactElement {
+  useEffect(() => {
+    void refreshBag();
+  }, []);
+  return (
+    <Modal title="SHOPPING BAG" variant="sidebar" onClose={close}>
+      <BagContents inSidebar />
+    </Modal>
+  );
+}

@@ -1,0 +1,28 @@
+// The shell's panels by name, in one lazily loaded chunk (see islands/shopper-shell.tsx).
+import type { ReactElement } from 'react';
+import type { Panel } from '../lib/store';
+import AddedToBag from './AddedToBag';
+import BagSidebar from './BagSidebar';
+import LocaleOverlay from './LocaleOverlay';
+import LoginModal from './LoginModal';
+import SearchOverlay from './SearchOverlay';
+import WishlistSidebar from './WishlistSidebar';
+
+export default function Panels({ panel }: { panel: Exclude<Panel, null> }): ReactElement | null {
+  switch (panel) {
+    case 'bag':
+      return <BagSidebar />;
+    case 'added':
+      return <AddedToBag />;
+    case 'login':
+      return <LoginModal />;
+    case 'wishlist':
+      return <WishlistSidebar />;
+    case 'locale':
+      return <LocaleOverlay />;
+    case 'search':
+      return <SearchOverlay />;
+    default:
+      return null;
+  }
+}

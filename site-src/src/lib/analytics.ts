@@ -1,0 +1,7 @@
+// Analytics events of the shopper UI (spec §4, §7): view_cart, remove_from_cart, add_to_cart,
+// country_selector. They go to the same window.dataLayer as the content blocks' events.
+import { pushDataLayer } from '../islands/blocks/analytics';
+
+export function track(event: string, detail: Record<string, unknown> = {}): void {
+  pushDataLayer({ event, ...detail });
+}

@@ -1,0 +1,78 @@
+// The commerce API client: same-origin JSON calls to /api, errors in the API's one shape.
+// Every island goes through `api()` so the market, content type and error handling are the same.
+export type Market = 'uk' | 'us' | 'eu';
+
+export interface ApiErrorBody {
+  code: string;
+  message: string;
+  fields?: Record<string, string>;
+}
+
+/** A refused or failed call, carrying the API's code, message and per-field messages. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields: Record<string, string>;
+
+  constructor(status: number, body: ApiErrorBody) {
+    super(body.message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = body.code;
+    this.fields = body.fields ?? {};
+  }
+}
+
+const NETWORK_MESSAGE = 'Something went wrong. Please try again.';
+
+/** The market of the page the shopper is on, from its path prefix. */
+export function marketOf(pathname: string = window.location.pathname): Market {
+  if (pathname === '/us' || pathname.startsWith('/us/')) return 'us';
+  if (pathname === '/eu' || pathname.startsWith('/eu/')) return 'eu';
+  return 'uk';
+}
+
+export function prefixOf(market: Market): '' | '/us' | '/eu' {
+  return market === 'uk' ? '' : `/${market}`;
+}
+
+function withMarket(path: string, market: Market): string {
+  return `/api${path}${path.includes('?') ? '&' : '?'}market=${market}`;
+}
+
+/**
+ * Calls the API and returns its JSON (null for an empty answer). Writes always send JSON (the API
+ * refuses anything else, which is half of its CSRF defence).
+ */
+export async function api<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  market: Market = marketOf(),
+): Promise<T> {
+  const init: RequestInit = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
+  if (method === 'POST' || method === 'PUT') {
+    init.headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
+    init.body = JSON.stringify(body ?? {});
+  }
+  let response: Response;
+  try {
+    response = await fetch(withMarket(path, market), init);
+  } catch {
+    throw new ApiError(0, { code: 'network', message: NETWORK_MESSAGE });
+  }
+  const text = await response.text();
+  let parsed: unknown = null;
+  if (text !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = null;
+    }
+  }
+  if (!response.ok) {
+    const error = (parsed as { error?: ApiErrorBody } | null)?.error;
+    throw new ApiError(response.status, error ?? { code: 'http', message: NETWORK_MESSAGE });
+  }
+  return parsed as T;
+}

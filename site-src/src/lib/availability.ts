@@ -1,0 +1,92 @@
+// Availability rules of the product page (spec §4, §5), over live stock from the API. Pure functions
+// so the component tests can pin them down; the page never trusts the static HTML for stock.
+export interface VariantOptions {
+  id: number;
+  colour: number | null;
+  size: number | null;
+  length: number | null;
+  purchasable: boolean;
+}
+
+/** variant id → available to sell; null = the product does not track stock. Missing = unknown yet. */
+export type StockMap = Record<number, number | null>;
+
+export const LOW_STOCK_BELOW = 5;
+
+/** A colour is in stock if any of its variants has stock (untracked variants always do). */
+export function colourInStock(variants: VariantOptions[], colour: number | null, stock: StockMap): boolean {
+  return variants.some((v) => (colour === null || v.colour === colour) && level(stock, v.id) !== 0);
+}
+
+function level(stock: StockMap, id: number): number | null | undefined {
+  return id in stock ? stock[id] : undefined;
+}
+
+/**
+ * Availability of one size (or length) value: the summed stock of the variants with that value, the
+ * current colour and the other option's chosen value (if chosen). Null when no variant matches;
+ * Infinity when a matching variant does not track stock; undefined while stock is not loaded.
+ */
+export function optionAvailability(
+  variants: VariantOptions[],
+  stock: StockMap,
+  kind: 'size' | 'length',
+  valueId: number,
+  chosen: { colour: number | null; size: number | null; length: number | null },
+): number | null | undefined {
+  const matching = variants.filter(
+    (v) =>
+      (chosen.colour === null || v.colour === chosen.colour) &&
+      (kind === 'size' ? v.size === valueId : v.length === valueId) &&
+      (kind === 'size' ? chosen.length === null || v.length === chosen.length : chosen.size === null || v.size === chosen.size),
+  );
+  if (matching.length === 0) return null;
+  let sum = 0;
+  for (const v of matching) {
+    const l = level(stock, v.id);
+    if (l === undefined) return undefined;
+    if (l === null) return Infinity;
+    sum += Math.max(0, l);
+  }
+  return sum;
+}
+
+export type StockState = 'unknown' | 'untracked' | 'sold-out' | 'low' | 'in-stock';
+
+/** The stock state of the chosen variant, for the add-to-bag control and its message. */
+export function variantStockState(stock: StockMap, variantId: number | null): StockState {
+  if (variantId === null) return 'unknown';
+  const l = level(stock, variantId);
+  if (l === undefined) return 'unknown';
+  if (l === null) return 'untracked';
+  if (l <= 0) return 'sold-out';
+  return l < LOW_STOCK_BELOW ? 'low' : 'in-stock';
+}
+
+export interface AddToBagInput {
+  loading: boolean;
+  needSize: boolean;
+  sizeChosen: boolean;
+  needLength: boolean;
+  lengthChosen: boolean;
+  variantId: number | null;
+  purchasable: boolean;
+  stockState: StockState;
+  /** Required modifiers filled and gift-card emails valid. */
+  fieldsValid: boolean;
+  /** Units of this variant already in the bag (§5: bag + 1 must not exceed stock). */
+  inBag: number;
+  available: number | null | undefined;
+}
+
+/** Add to bag is enabled only under every condition of §4 and §5. */
+export function canAddToBag(input: AddToBagInput): boolean {
+  if (input.loading) return false;
+  if (input.needSize && !input.sizeChosen) return false;
+  if (input.needLength && !input.lengthChosen) return false;
+  if (input.variantId === null || !input.purchasable) return false;
+  if (!input.fieldsValid) return false;
+  if (input.stockState === 'unknown' || input.stockState === 'sold-out') return false;
+  if (typeof input.available === 'number' && input.inBag + 1 > input.available) return false;
+  return true;
+}

@@ -1,0 +1,126 @@
+// Cart actions: every change goes to the API, whose answer (prices, totals and stock computed by the
+// server) replaces the store's cart. No island computes a price or total itself.
+import { api, ApiError, marketOf } from './api';
+import { track } from './analytics';
+import { notify } from './notifications';
+import { cartLines, store, type Cart, type LineItem } from './store';
+
+export interface OptionSelection {
+  option_id: number;
+  option_value: number | string;
+}
+
+async function withLoading<T>(run: () => Promise<T>): Promise<T> {
+  store.getState().setCartLoading(true);
+  try {
+    return await run();
+  } finally {
+    store.getState().setCartLoading(false);
+  }
+}
+
+// The cart cookie is HttpOnly, so the page cannot see whether there is a cart. Asking anyway would
+// answer 404 (a console error) for every new visitor: remember per market that a cart was issued.
+const CART_HINT = 'has-cart';
+
+function hintKey(): string {
+  return `${CART_HINT}-${marketOf()}`;
+}
+
+/** Keeps the cart in the store and the "there is a cart" hint in step with it. */
+function keep(cart: Cart | null): void {
+  if (cart?.id == null) window.localStorage.removeItem(hintKey());
+  else window.localStorage.setItem(hintKey(), '1');
+  store.getState().setCart(cart);
+}
+
+/** Reads the shopper's cart; a missing cart (404) is the empty cart, not an error. */
+export async function loadCart(): Promise<Cart | null> {
+  if (window.localStorage.getItem(hintKey()) === null) {
+    keep(null);
+    return null;
+  }
+  try {
+    const cart = await withLoading(() => api<Cart>('GET', '/cart'));
+    keep(cart);
+    return cart;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      keep(null);
+      return null;
+    }
+    throw error;
+  }
+}
+
+/** Adds one line; throws the API's error (e.g. 409 insufficient stock) for the caller to show. */
+export { keep as keepCart };
+
+export async function addToCart(line: {
+  product_id: number;
+  variant_id: number;
+  quantity: number;
+  option_selections?: OptionSelection[];
+}): Promise<Cart> {
+  const body = { line_items: [line] };
+  const cart = await withLoading(async () => {
+    if (window.localStorage.getItem(hintKey()) === null) await api<Cart>('POST', '/cart', {});
+    try {
+      return await api<Cart>('POST', '/cart/items', body);
+    } catch (error) {
+      // No cart yet (first add, or the cookie expired): start one, then add.
+      if (!(error instanceof ApiError && error.code === 'cart_not_found')) throw error;
+      await api<Cart>('POST', '/cart', {});
+      return api<Cart>('POST', '/cart/items', body);
+    }
+  });
+  keep(cart);
+  track('add_to_cart', { product_id: line.product_id, variant_id: line.variant_id, quantity: line.quantity });
+  return cart;
+}
+
+export async function setQuantity(item: LineItem, quantity: number): Promise<void> {
+  try {
+    const cart = await withLoading(() => api<Cart>('PUT', `/cart/items/${encodeURIComponent(item.id)}`, { quantity }));
+    keep(cart);
+  } catch (error) {
+    notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
+    await loadCart().catch(() => undefined);
+  }
+}
+
+export async function removeItem(item: LineItem): Promise<void> {
+  try {
+    const cart = await withLoading(() => api<Cart>('DELETE', `/cart/items/${encodeURIComponent(item.id)}`));
+    keep(cart);
+    track('remove_from_cart', { product_id: item.product_id, variant_id: item.variant_id, sku: item.sku, quantity: item.quantity });
+  } catch (error) {
+    notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
+  }
+}
+
+/** Opening the bag (§4): reload the cart (its lines carry live stock), then send view_cart. */
+export async function refreshBag(): Promise<void> {
+  try {
+    const cart = await loadCart();
+    track('view_cart', { items: cartLines(cart).map((l) => ({ sku: l.sku, quantity: l.quantity })) });
+  } catch (error) {
+    notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
+  }
+}
+
+/** Checkout is blocked while any line is sold out (§5) or the cart is loading. */
+export function checkoutBlocked(cart: Cart | null, loading: boolean): boolean {
+  return loading || cartLines(cart).some((line) => line.sold_out);
+}
+
+/** The option value of a line (Color/Design, Size, Length), or null. */
+export function optionValue(line: LineItem, name: string): string | null {
+  return line.options.find((o) => o.name === name)?.value ?? null;
+}
+
+/** A price in the cart's currency: the API answers decimal major units. */
+export function formatMoney(amount: number, currency: string): string {
+  const locale = currency === 'USD' ? 'en-US' : currency === 'EUR' ? 'en-IE' : 'en-GB';
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
+}

@@ -1,0 +1,25 @@
+// The actions islands load on first use (add to bag, wishlist toggle, error notifications), in one
+// chunk: each separate dynamic import would add its own preload list to every page's eager code.
+import { addToCart, type OptionSelection } from './cart';
+import { store, type AddedToBag } from './store';
+
+export { addToCart };
+import { notify } from './notifications';
+
+export { notify };
+export { toggleWishlist } from './wishlist';
+
+/** Shows an error from any failed call as a notification. */
+export function showError(error: unknown): void {
+  notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
+}
+
+/** Product page add to bag: one unit, then the added-to-bag popup (§4). */
+export async function addFromProductPage(
+  line: { product_id: number; variant_id: number; option_selections: OptionSelection[] },
+  added: AddedToBag,
+): Promise<void> {
+  await addToCart({ ...line, quantity: 1 });
+  store.getState().setAdded(added);
+  store.getState().openPanel('added');
+}

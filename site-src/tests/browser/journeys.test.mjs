@@ -1,0 +1,293 @@
+//! Shopper journeys in Debian's chromium against the built sample store and the API on loopback
+//! (fresh SQLite database): bag, stock rules, wishlist merge, registration and sign-in, password
+//! reset with the token from the API's outbox, and the locale switch. Journeys 1 and 3 also at 375 px.
+//! Run: SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:journeys
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { chromiumMissing, launch, watchErrors } from './chromium.mjs';
+
+const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
+const PRODUCT = '/p/101/satin-slip-midi-dress/Emerald_Green';
+const TIMEOUT = 15_000;
+const API_DB = process.env.API_DB ?? '';
+const PASSWORD = 'Lark2026pass';
+
+const problem =
+  SITE_URL === '' ? 'SITE_URL is not set' : API_DB === '' ? 'API_DB (the API\'s SQLite file) is not set' : chromiumMissing();
+
+let emails = 0;
+/** A new address per use: every journey registers its own customer on the shared database. */
+function newEmail(label) {
+  emails += 1;
+  return `${label}.${Date.now()}.${emails}@example.com`;
+}
+
+/** The newest password-reset link mailed to `email`, read from the API's outbox table. */
+function resetLinkFromOutbox(email) {
+  const body = execFileSync('sqlite3', [
+    API_DB,
+    `SELECT body FROM outbox WHERE recipient = '${email.replace(/'/g, "''")}' AND kind = 'password_reset' ORDER BY created_at DESC, rowid DESC LIMIT 1;`,
+  ]).toString();
+  const link = body.match(/https?:\/\/\S+\/updatePassword\?token=[0-9a-f]+/);
+  assert.ok(link !== null, `no reset link in the outbox for ${email}: ${body}`);
+  return new URL(link[0]);
+}
+
+/** The one request a journey expects the API to refuse, and nothing else failing. */
+function expectOnlyRefused(errors, status, path) {
+  assert.deepEqual(errors.sort(), [
+    `HTTP ${status}: ${SITE_URL}${path}?market=uk`,
+    `console: Failed to load resource: the server responded with a status of ${status} (${status === 401 ? 'Unauthorized' : 'Bad Request'})`,
+  ].sort());
+}
+
+async function register(page, { email, first = 'Ada', last = 'Lovelace' }) {
+  await page.goto(`${SITE_URL}/create-account`);
+  await hydrated(page);
+  const form = page.locator('form');
+  await form.getByLabel('Title *').selectOption('Ms');
+  await form.getByLabel('First name *').fill(first);
+  await form.getByLabel('Last name *').fill(last);
+  await form.getByLabel('Email address *').fill(email);
+  await form.getByLabel('Password *').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
+  await page.getByText(`Hello ${first}`).waitFor();
+}
+
+async function signIn(page, email, password) {
+  await page.goto(`${SITE_URL}/login`);
+  await hydrated(page);
+  await page.getByLabel('Email address *').fill(email);
+  await page.getByLabel('Password *').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Opens a page at `path` and waits until every island on it has hydrated. */
+async function open(context, path) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  const errors = watchErrors(page);
+  await page.goto(`${SITE_URL}${path}`);
+  await hydrated(page);
+  return { page, errors };
+}
+
+async function hydrated(page) {
+  await page.waitForFunction(
+    () => (document.querySelector('[data-island="ShopperShell"]') === null || document.documentElement.hasAttribute('data-shop-ready')) &&
+      Array.from(document.querySelectorAll('[data-island]')).every((el) => {
+      const r = el.getBoundingClientRect();
+      const visible = r.bottom > -200 && r.top < window.innerHeight + 200;
+      return !visible || el.getAttribute('data-hydrated') === 'true';
+    }),
+    null,
+    { timeout: TIMEOUT },
+  );
+}
+
+async function choose(page, label) {
+  await page.locator('.product-options').getByText(label, { exact: true }).click();
+}
+
+function journey(name, viewport, run, options = {}) {
+  it(`${name} (${viewport.width} px)`, async () => {
+    const browser = await launch(viewport, options);
+    try {
+      await run(browser.context);
+    } finally {
+      await browser.close();
+    }
+  });
+}
+
+const DESKTOP = { width: 1280, height: 900 };
+const MOBILE = { width: 375, height: 812 };
+
+describe('shopper journeys', () => {
+  if (problem !== null) {
+    it('needs SITE_URL and chromium', () => assert.fail(problem));
+    return;
+  }
+
+  for (const viewport of [DESKTOP, MOBILE]) {
+    journey('1: home → category → product → size → add → popup → bag → quantity → remove → empty', viewport, async (context) => {
+      const { page, errors } = await open(context, '/');
+      await page.locator('a[href="/browse/womens"]').filter({ visible: true }).first().click();
+      await page.waitForURL(/\/browse\/womens$/, { waitUntil: 'domcontentloaded' });
+      await page.locator(`a[href="${PRODUCT}"]`).filter({ visible: true }).first().click();
+      await page.waitForURL(new RegExp(`${PRODUCT}$`), { waitUntil: 'domcontentloaded' });
+      await hydrated(page);
+      const add = page.locator('.product-actions__add');
+      assert.equal(await add.isDisabled(), true, 'Add to bag waits for a size');
+      await choose(page, '10');
+      await choose(page, 'Regular');
+      assert.match(page.url(), /Size=10&Length=Regular/);
+      await add.click();
+      const popup = page.getByRole('dialog', { name: 'Added to bag' });
+      await popup.waitFor();
+      assert.match(await popup.innerText(), /Satin Slip Midi Dress/);
+      assert.match(await popup.innerText(), /Size:\s*10/);
+      assert.match(await popup.innerText(), /Length:\s*Regular/);
+      await popup.getByRole('link', { name: 'View Bag (1)' }).click();
+      await page.waitForURL(/\/bag$/, { waitUntil: 'domcontentloaded' });
+      await hydrated(page);
+      const line = page.locator('.bag-line');
+      await line.waitFor();
+      const subtotal = page.locator('[data-subtotal]');
+      const before = await subtotal.innerText();
+      await page.getByRole('button', { name: 'Increase quantity' }).click();
+      await page.waitForFunction((was) => document.querySelector('[data-subtotal]')?.textContent !== was, before);
+      assert.match(await page.locator('.qty__value').innerText(), /2/);
+      await page.getByRole('button', { name: /Remove/ }).click();
+      await page.getByText('Your shopping bag is empty').waitFor();
+      assert.equal(await page.locator('.header-action__count').isHidden(), true, 'no badge on an empty bag');
+      assert.deepEqual(errors, []);
+    });
+  }
+
+  journey('2: a sold-out size cannot be added; a low-stock message shows', DESKTOP, async (context) => {
+    const { page, errors } = await open(context, PRODUCT);
+    const add = page.locator('.product-actions__add');
+    await choose(page, '8');
+    await choose(page, 'Petite');
+    await page.getByText('Out of stock').waitFor();
+    assert.equal(await add.isDisabled(), true);
+    assert.equal(await add.innerText(), 'SOLD OUT');
+    await choose(page, '10');
+    await choose(page, 'Long');
+    await page.getByText('There are less than 5 of these left').waitFor();
+    assert.equal(await add.isDisabled(), false);
+    assert.deepEqual(errors, []);
+  });
+
+  journey('4: register → sign out → sign in', DESKTOP, async (context) => {
+    const { page, errors } = await open(context, '/login');
+    const email = newEmail('journey4');
+    await register(page, { email });
+    await page.getByRole('link', { name: 'My account' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${SITE_URL}/`, { waitUntil: 'domcontentloaded' });
+    await hydrated(page);
+    await page.getByRole('link', { name: 'Sign in' }).waitFor();
+    await signIn(page, email, 'wrong-pass-1');
+    await page.getByText("Your email/password combination is incorrect. Please click 'Forgot your password?' below to reset your password.").waitFor();
+    await page.getByText('The password you entered was incorrect.').waitFor();
+    await signIn(page, email, PASSWORD);
+    await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
+    await page.getByText('Hello Ada').waitFor();
+    expectOnlyRefused(errors, 401, '/api/auth/login');
+  });
+
+  journey('5: password reset with the token from the outbox', DESKTOP, async (context) => {
+    const { page, errors } = await open(context, '/');
+    const email = newEmail('journey5');
+    await register(page, { email });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${SITE_URL}/`, { waitUntil: 'domcontentloaded' });
+    await page.goto(`${SITE_URL}/forgot-password`);
+    await hydrated(page);
+    await page.getByLabel('Email address *').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText(/we have emailed it a link/).waitFor();
+    const link = resetLinkFromOutbox(email);
+    await page.goto(`${SITE_URL}${link.pathname}${link.search}`);
+    await hydrated(page);
+    await page.getByLabel('New password *', { exact: true }).fill('Fresh2027pass');
+    await page.getByLabel('Confirm new password *').fill('Fresh2027pass');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText('Your password has been changed.', { exact: false }).waitFor();
+    // The link works once.
+    await page.goto(`${SITE_URL}${link.pathname}${link.search}`);
+    await page.getByText('The link you have clicked is not valid').waitFor();
+    await signIn(page, email, 'Fresh2027pass');
+    await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
+    expectOnlyRefused(errors, 400, '/api/auth/password-reset/validate');
+  });
+
+  for (const viewport of [DESKTOP, MOBILE]) {
+    journey('3: a guest wishlist, then sign-in, and the merge', viewport, async (context) => {
+      const { page, errors } = await open(context, '/');
+      const email = newEmail('journey3');
+      await register(page, { email, first: 'Grace' });
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${SITE_URL}/`, { waitUntil: 'domcontentloaded' });
+
+      await page.goto(`${SITE_URL}${PRODUCT}`);
+      await hydrated(page);
+      const toggle = page.getByRole('button', { name: 'Wishlist: Satin Slip Midi Dress' });
+      await page.waitForFunction(() => !document.querySelector('.wishlist-toggle')?.hasAttribute('disabled'));
+      await toggle.click();
+      await page.waitForFunction(() => document.querySelector('.wishlist-toggle')?.getAttribute('aria-pressed') === 'true');
+      const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('guest-wishlist') ?? 'null'));
+      assert.equal(stored.items.length, 1);
+      assert.equal(stored.items[0].product_id, 101);
+
+      await page.locator('[data-open-wishlist]').filter({ visible: true }).first().click();
+      const sidebar = page.getByRole('dialog', { name: 'WISHLIST' });
+      await sidebar.getByText('1 item').waitFor();
+      await sidebar.locator('[data-wishlist-total]').waitFor();
+      await sidebar.getByRole('link', { name: 'Satin Slip Midi Dress' }).waitFor();
+      await page.keyboard.press('Escape');
+      await sidebar.waitFor({ state: 'detached' });
+
+      await signIn(page, email, PASSWORD);
+      await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
+      await hydrated(page);
+      assert.equal(await page.evaluate(() => localStorage.getItem('guest-wishlist')), null, 'the stored copy goes at sign-in');
+      await page.locator('[data-open-wishlist]').filter({ visible: true }).first().click();
+      const merged = page.getByRole('dialog', { name: 'WISHLIST' });
+      await merged.getByRole('link', { name: 'Satin Slip Midi Dress' }).waitFor();
+      await merged.getByText('1 item').waitFor();
+      await merged.getByRole('button', { name: 'Clear wishlist' }).click();
+      await merged.getByText('Your wishlist is empty').waitFor();
+      assert.deepEqual(errors, []);
+    });
+  }
+
+  journey(
+    '6: a locale switch from UK to /eu, with prices in EUR',
+    DESKTOP,
+    async (context) => {
+      // No geo header and no cookie: an unknown country on the English site → Rest of the World, EUR.
+      const { page, errors } = await open(context, PRODUCT);
+      assert.match(await page.locator('.pdp__info .price').first().innerText(), /£/);
+      const overlay = page.getByRole('dialog', { name: 'WHERE ON EARTH' });
+      await overlay.getByText("We think you're in Rest of the World.").waitFor();
+      await overlay.getByText("But if we're wrong you can tell us below").waitFor();
+      const country = overlay.getByLabel('Country');
+      const currency = overlay.getByLabel('Currency');
+      assert.equal(await currency.inputValue(), 'EUR');
+      await currency.selectOption('USD');
+      await country.selectOption('uk');
+      assert.equal(await currency.inputValue(), 'GBP', 'a new country resets the currency to its first one');
+      await country.selectOption('row');
+      assert.equal(await currency.inputValue(), 'USD');
+      await currency.selectOption('EUR');
+      // Keep the analytics events across the full navigation (sessionStorage survives it).
+      await page.evaluate(() => {
+        const layer = (window.dataLayer ??= []);
+        const push = layer.push.bind(layer);
+        layer.push = (event) => {
+          sessionStorage.setItem('events', JSON.stringify([...JSON.parse(sessionStorage.getItem('events') ?? '[]'), event]));
+          return push(event);
+        };
+      });
+      await overlay.getByRole('button', { name: 'START SHOPPING' }).click();
+      await page.waitForURL(`${SITE_URL}/eu`, { waitUntil: 'domcontentloaded' });
+      await hydrated(page);
+      const events = await page.evaluate(() => JSON.parse(sessionStorage.getItem('events') ?? '[]'));
+      assert.deepEqual(events, [{ event: 'country_selector', country: 'Rest of the World', currency: 'EUR' }]);
+      const cookie = (await context.cookies()).find((c) => c.name === 'wsPreferredLocale');
+      assert.deepEqual(JSON.parse(decodeURIComponent(cookie.value)), { localeCode: 'row', localeName: 'Rest of the World', currencyCode: 'EUR' });
+      // The EU site, chosen by the cookie: no overlay, prices in euros.
+      await page.goto(`${SITE_URL}/eu${PRODUCT}`);
+      await hydrated(page);
+      assert.match(await page.locator('.pdp__info .price').first().innerText(), /€/);
+      assert.equal(await page.getByRole('dialog', { name: 'WHERE ON EARTH' }).count(), 0);
+      assert.deepEqual(errors, []);
+    },
+    { localePrompt: true },
+  );
+});
