@@ -65,7 +65,7 @@ impl ListingIndex {
         let mut by_category: HashMap<u64, Vec<usize>> = HashMap::new();
         let mut by_collection: HashMap<u64, Vec<(u32, usize)>> = HashMap::new();
         let mut order: Vec<usize> = (0..records.len()).collect();
-        order.sort_by_key(|&i| (records[i].featured_rank, records[i].id));
+        order.sort_by_key(|&i| featured_key(&records[i]));
         for &i in &order {
             for &c in &records[i].categories {
                 by_category.entry(c).or_default().push(i);
@@ -99,7 +99,9 @@ impl ListingIndex {
 
     /// Record positions of product ids (a search result), keeping their order.
     pub fn positions(&self, ids: &[u64]) -> Vec<usize> {
-        ids.iter().filter_map(|id| self.by_id.get(id).copied()).collect()
+        ids.iter()
+            .filter_map(|id| self.by_id.get(id).copied())
+            .collect()
     }
 
     pub fn record(&self, id: u64) -> Option<&ProductRecord> {
@@ -135,9 +137,7 @@ impl ListingIndex {
             Sort::Featured | Sort::Relevance => {}
             Sort::Newest => ordered.sort_by(|&a, &b| records[b].created.cmp(&records[a].created)),
             Sort::PriceAsc => ordered.sort_by_key(|&i| records[i].price_minor),
-            Sort::PriceDesc => {
-                ordered.sort_by_key(|&i| std::cmp::Reverse(records[i].price_minor))
-            }
+            Sort::PriceDesc => ordered.sort_by_key(|&i| std::cmp::Reverse(records[i].price_minor)),
         }
         let members = ordered
             .into_iter()
@@ -197,6 +197,11 @@ impl ListingIndex {
         colours.sort_by(|a, b| a.label.cmp(&b.label));
         Facets { colours, sizes }
     }
+}
+
+/// Featured order: the merchandiser's sort order, then newest first, then id (as the generator's).
+pub fn featured_key(r: &ProductRecord) -> (i64, std::cmp::Reverse<&str>, u64) {
+    (r.sort_order, std::cmp::Reverse(r.created.as_str()), r.id)
 }
 
 fn colour_ok(r: &ProductRecord, f: &Filters) -> bool {

@@ -287,7 +287,10 @@ mod tests {
         assert_eq!(err(&[("filters[price]", "50-20")]).param, "filters[price]");
         assert_eq!(err(&[("filters[price]", "a-b")]).param, "filters[price]");
         assert_eq!(err(&[("colour", "Black")]).param, "colour");
-        assert_eq!(err(&[("direction", "up"), ("sort", "price")]).param, "direction");
+        assert_eq!(
+            err(&[("direction", "up"), ("sort", "price")]).param,
+            "direction"
+        );
         assert_eq!(err(&[("query", &"x".repeat(10_000))]).param, "query");
         assert_eq!(err(&[("query", "   ")]).param, "query");
     }

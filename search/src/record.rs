@@ -1,5 +1,5 @@
 //! What the index holds about one product in one market: the searchable text, the listing
-//! attributes (categories, collections, colours, sizes, price, age, featured rank) and the card the
+//! attributes (categories, collections, colours, sizes, price, age, sort order) and the card the
 //! listing island renders. The generator produces these; the index and the API only read them.
 
 use serde::{Deserialize, Serialize};
@@ -10,8 +10,9 @@ pub struct ProductRecord {
     pub id: u64,
     pub sku: String,
     pub name: String,
-    /// Position in the store-wide featured order (merchandiser's sort order, newest, id).
-    pub featured_rank: u32,
+    /// The merchandiser's sort order: with `created` and `id`, the featured order (a key, not a
+    /// rank, so removing one product does not change every other product's record).
+    pub sort_order: i64,
     /// `date_created` as exported (ISO 8601 sorts as text).
     pub created: String,
     /// Every category the product is listed in, ancestors included.

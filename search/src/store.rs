@@ -171,7 +171,11 @@ pub fn update_market(
     })();
     match result {
         Ok(done) => {
-            prune(&generations, market, &[&done, live.as_deref().unwrap_or(&done)]);
+            prune(
+                &generations,
+                market,
+                &[&done, live.as_deref().unwrap_or(&done)],
+            );
             update.generation = Some(done);
             Ok(update)
         }

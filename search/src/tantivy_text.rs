@@ -148,7 +148,9 @@ impl TantivyWriter {
     /// Waits for background merges, so the directory holds only the committed segments.
     pub fn finish(self) -> Result<(), EngineError> {
         let path = self.path.clone();
-        self.writer.wait_merging_threads().map_err(engine_err(&path))
+        self.writer
+            .wait_merging_threads()
+            .map_err(engine_err(&path))
     }
 }
 

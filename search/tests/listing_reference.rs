@@ -8,12 +8,19 @@ use std::collections::BTreeMap;
 const COLOURS: [&str; 5] = ["Black", "Navy Blue", "Ecru", "Rust", "Sage Green"];
 const SIZES: [&str; 5] = ["6", "8", "10", "12", "14"];
 
-fn record(id: u64, colours: Vec<usize>, sizes: Vec<usize>, price: i64, day: u8, cats: Vec<u64>) -> ProductRecord {
+fn record(
+    id: u64,
+    colours: Vec<usize>,
+    sizes: Vec<usize>,
+    price: i64,
+    day: u8,
+    cats: Vec<u64>,
+) -> ProductRecord {
     ProductRecord {
         id,
         sku: format!("{id:06}"),
         name: format!("Product {id}"),
-        featured_rank: (id * 7 % 101) as u32,
+        sort_order: (id * 7 % 11) as i64,
         created: format!("2026-01-{:02}", day % 28 + 1),
         categories: cats,
         category_names: Vec::new(),
@@ -73,7 +80,8 @@ fn passes(r: &ProductRecord, f: &Filters, skip: &str) -> bool {
         || f.colours.is_empty()
         || r.colourways.iter().any(|w| f.colours.contains(&w.label)))
         && (skip == "size" || f.sizes.is_empty() || r.sizes.iter().any(|s| f.sizes.contains(s)))
-        && f.price.is_none_or(|(l, h)| r.price_minor >= l && r.price_minor <= h)
+        && f.price
+            .is_none_or(|(l, h)| r.price_minor >= l && r.price_minor <= h)
 }
 
 proptest! {
@@ -99,7 +107,7 @@ proptest! {
         if scope_kind == 0 {
             reference.sort_by_key(|r| (r.collections[0].1, r.id));
         } else {
-            reference.sort_by_key(|r| (r.featured_rank, r.id));
+            reference.sort_by_key(|r| (r.sort_order, std::cmp::Reverse(r.created.clone()), r.id));
         }
         let mut expected: Vec<&ProductRecord> = reference.iter().copied().filter(|r| passes(r, &f, "")).collect();
         match sort {
