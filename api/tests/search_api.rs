@@ -358,10 +358,12 @@ async fn without_an_index_search_is_unavailable_not_a_crash(backend: Backend) {
     let cache = tempfile::tempdir().unwrap();
     let api = start(backend, cache.path()).await;
     let r = api.browser().get("/api/search?query=dress").await;
+    // Like every 5xx: opaque, with a request id, the cause logged once.
     assert_eq!(
         (r.status, r.json()["error"]["code"].clone()),
-        (503, Value::from("search_unavailable"))
+        (503, Value::from("internal"))
     );
+    assert!(r.json()["error"]["request_id"].is_string());
     api.finish().await;
 }
 
