@@ -81,7 +81,7 @@ impl Popular {
         let extends =
             |q: &str| q != typed && (q.starts_with(&typed) || q.contains(&format!(" {typed}")));
         let mut out: Vec<String> = Vec::with_capacity(SUGGESTIONS);
-        let mut push = |q: &str, out: &mut Vec<String>| {
+        let push = |q: &str, out: &mut Vec<String>| {
             if out.len() < SUGGESTIONS && q != typed && !out.iter().any(|o| o == q) {
                 out.push(q.to_string());
             }
