@@ -32,6 +32,8 @@ enum Command {
     Import(cmd::import::Args),
     /// Load-test the API (release build, SQLite, loopback) and report throughput and latency.
     BenchApi(cmd::bench_api::Args),
+    /// Measure the search index build and the search and listing endpoints on a synthetic catalog.
+    BenchSearch(cmd::bench_search::Args),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::Api(args) => cmd::api::run(args),
         Command::BenchApi(args) => cmd::bench_api::run(args),
         Command::Import(args) => cmd::import::run(args),
+        Command::BenchSearch(args) => cmd::bench_search::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -10,6 +10,7 @@ pub mod error;
 pub mod json;
 pub mod misc;
 pub mod password;
+pub mod search;
 pub mod security;
 pub mod session;
 pub mod stock;
@@ -56,6 +57,8 @@ pub struct Config {
     pub login_limit_per_account: u32,
     pub login_limit_per_ip: u32,
     pub login_window_secs: i64,
+    /// The generator's search index root (`{cache}/search`): one symlinked generation per market.
+    pub search_dir: PathBuf,
 }
 
 impl Config {
@@ -75,6 +78,7 @@ impl Config {
             login_limit_per_account: 5,
             login_limit_per_ip: 50,
             login_window_secs: 900,
+            search_dir: PathBuf::from("content-cache/search"),
         }
     }
 }
@@ -91,6 +95,7 @@ struct Inner {
     config: Config,
     limiter: security::Limiter,
     hasher: password::Hasher,
+    search: search::SearchService,
     /// Seconds added to the wall clock; tests move time forward to expire tokens.
     clock_offset: AtomicI64,
     /// Keeps a throwaway database directory alive as long as the state (`ephemeral`).
@@ -109,8 +114,10 @@ impl AppState {
     pub async fn with_db(db: store::Db, config: Config) -> anyhow::Result<AppState> {
         let (catalog, _) = catalog::import(&db, &config.export_dir).await?;
         let stock = catalog::load_stock(&db).await?;
+        let popular = search::popular::Popular::load(&db).await?;
         Ok(AppState {
             inner: Arc::new(Inner {
+                search: search::SearchService::new(&config.search_dir, popular),
                 db,
                 catalog: catalog::CatalogHandle::new(catalog, stock),
                 config,
@@ -219,6 +226,24 @@ impl AppState {
         &self.inner.limiter
     }
 
+    pub fn search(&self) -> &search::SearchService {
+        &self.inner.search
+    }
+
+    /// Writes the popular-search counts to the store every `every` (searches never wait for it).
+    pub fn spawn_search_log_flusher(&self, every: Duration) -> tokio::task::JoinHandle<()> {
+        let state = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tick.tick().await;
+                if let Err(e) = state.search().popular.flush(state.db(), state.now()).await {
+                    tracing::warn!(error = %format!("{e:#}"), "saving popular searches failed");
+                }
+            }
+        })
+    }
+
     pub fn hasher(&self) -> &password::Hasher {
         &self.inner.hasher
     }
@@ -251,6 +276,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(auth::router())
         .merge(account::router())
         .merge(wishlist::router())
+        .merge(search::router())
 }
 
 /// The OpenAPI document served at /api/openapi.json.

@@ -19,6 +19,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
         2,
         include_str!("../migrations/0002_customer_form_field.sql"),
     ),
+    (3, include_str!("../migrations/0003_search_query.sql")),
 ];
 
 /// How long a SQLite writer waits for the lock before giving up.

@@ -7,7 +7,7 @@
 
 use crate::blocks::model::{
     AppHeader, BenefitBar, CountdownTimer, DesktopNavigation, Footer, LocaleSelectorImage,
-    MobileNavigation, PageStickers,
+    MobileNavigation, PageStickers, SearchSuggestions,
 };
 use crate::blocks::{
     FieldIssue, Parsed, TypedBlock, check_sticker, parse_block, typed, wavy_problems,
@@ -20,7 +20,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
 /// Slot delivery keys (after the market prefix) that the page shell reads.
-pub const SLOTS: [&str; 7] = [
+pub const SLOTS: [&str; 8] = [
     "desktop-navigation",
     "mobile-navigation",
     "app-header",
@@ -28,6 +28,7 @@ pub const SLOTS: [&str; 7] = [
     "locale-selector-image",
     "benefit-bar",
     "countdown-timer",
+    "search-suggestions",
 ];
 pub const CONTENT_PAGE_SCHEMA: &str = "content-page";
 pub const HOME_KEY: &str = "home";
@@ -88,6 +89,7 @@ pub struct Chrome {
     pub locale_image: Option<LocaleSelectorImage>,
     pub benefit_bar: Option<BenefitBar>,
     pub countdown: Option<CountdownTimer>,
+    pub search_suggestions: Option<SearchSuggestions>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -476,6 +478,9 @@ fn type_slot(
         "locale-selector-image" => chrome.locale_image = optional(file, label, key, body, warnings),
         "benefit-bar" => chrome.benefit_bar = optional(file, label, key, body, warnings),
         "countdown-timer" => chrome.countdown = optional(file, label, key, body, warnings),
+        "search-suggestions" => {
+            chrome.search_suggestions = optional(file, label, key, body, warnings)
+        }
         _ => {}
     }
 }

@@ -59,6 +59,8 @@ pub struct BuildReport {
     /// Time spent in each phase, in order.
     pub phases: Vec<(&'static str, Duration)>,
     pub generation: Option<String>,
+    /// What the search-index phase did per market.
+    pub search: Vec<search::MarketUpdate>,
 }
 
 impl BuildReport {
@@ -89,6 +91,8 @@ pub enum BuildError {
     },
     #[error(transparent)]
     Io(#[from] IoError),
+    #[error(transparent)]
+    Search(#[from] search::IndexError),
 }
 
 /// Wall-clock time per build phase, for the summary and the benchmark.
@@ -320,6 +324,9 @@ pub fn build_loaded(
     };
     phases.mark("compare");
     if previous.is_some() && changed_count == 0 && deleted.is_empty() {
+        // The pages are current; the index is brought up to date on its own (it may be missing).
+        report.search = crate::search_index::update(&opts.cache_dir, catalog, content, &site)?;
+        phases.mark("search index");
         report.unchanged = planned.len();
         report.elapsed = started.elapsed();
         report.phases = phases.done();
@@ -369,6 +376,10 @@ pub fn build_loaded(
     bar.finish_and_clear();
     let written: Vec<String> = results?.into_iter().flatten().collect();
     phases.mark("render and write");
+    // Indexed after every page rendered and before the site goes live, so a failed render leaves
+    // both the site and the index as they were.
+    report.search = crate::search_index::update(&opts.cache_dir, catalog, content, &site)?;
+    phases.mark("search index");
     let name = generation.name.clone();
     generation.publish(&dirs, &new_manifest(&name, new_files))?;
     phases.mark("publish");

@@ -118,7 +118,7 @@ pub fn percent_off(price: &Price) -> Option<String> {
     Some(format!("{text}% off"))
 }
 
-fn default_colourway(product: &Product) -> usize {
+pub(crate) fn default_colourway(product: &Product) -> usize {
     let default_value = product
         .option(OptionKind::Colour)
         .and_then(|o| o.values.iter().find(|v| v.is_default))
@@ -130,7 +130,7 @@ fn default_colourway(product: &Product) -> usize {
         .unwrap_or(0)
 }
 
-fn colourway_url(market: &Market, product: &Product, way: &Colourway) -> String {
+pub(crate) fn colourway_url(market: &Market, product: &Product, way: &Colourway) -> String {
     market.path(&product_path(product.id, &product.slug, &way.segment))
 }
 
@@ -138,7 +138,11 @@ fn fallback_media(catalog: &Catalog, product: &Product) -> Vec<(String, String)>
     vec![(catalog.store.fallback_image.clone(), product.name.clone())]
 }
 
-fn media_of(catalog: &Catalog, product: &Product, way: &Colourway) -> Vec<(String, String)> {
+pub(crate) fn media_of(
+    catalog: &Catalog,
+    product: &Product,
+    way: &Colourway,
+) -> Vec<(String, String)> {
     let images: Vec<(String, String)> = way
         .media
         .iter()
@@ -152,7 +156,7 @@ fn media_of(catalog: &Catalog, product: &Product, way: &Colourway) -> Vec<(Strin
     }
 }
 
-fn card(catalog: &Catalog, product: &Product, market: &Market) -> serde_json::Value {
+pub(crate) fn card(catalog: &Catalog, product: &Product, market: &Market) -> serde_json::Value {
     let mi = market.index();
     let way = &product.colourways[default_colourway(product)];
     let media = media_of(catalog, product, way);
@@ -581,7 +585,13 @@ impl<'a> Shared<'a> {
             .map(|&pi| self.card(pi, mi))
             .collect();
         let facets = facets(self.catalog, members);
-        let props = json!({"kind": kind, "id": id, "market": market.code, "total": total, "page": 1, "perPage": PER_PAGE, "sort": "featured", "facets": facets});
+        // The listing island hydrates the first page from these: the same cards, raw (no `html`).
+        let first_cards: Vec<serde_json::Value> = members
+            .iter()
+            .take(PER_PAGE)
+            .map(|&pi| card(self.catalog, &self.catalog.products[pi], market))
+            .collect();
+        let props = json!({"kind": kind, "id": id, "market": market.code, "total": total, "page": 1, "pages": total.div_ceil(PER_PAGE).max(1), "sort": "featured", "facets": facets, "products": first_cards});
         let ctx = context! {
             kind => kind,
             id => id,

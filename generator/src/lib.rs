@@ -13,6 +13,7 @@ pub mod output;
 pub mod plan;
 pub mod redirects;
 pub mod render;
+pub mod search_index;
 pub mod seo;
 pub mod site;
 

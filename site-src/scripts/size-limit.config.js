@@ -48,7 +48,7 @@ const contentBlocks = ['carousel', 'accordion', 'promo-clicks', 'sticker', 'anim
 const pageTypes = {
   product: [island('product-options'), island('product-actions')],
   'home and content': contentBlocks,
-  listing: [],
+  listing: [island('listing')],
   'account and bag screens': [island('shopper-screen')],
 };
 

@@ -65,6 +65,9 @@ pub struct Args {
     /// Throttle window in seconds.
     #[arg(long, default_value_t = 900, env = "API_LOGIN_WINDOW")]
     pub login_window: i64,
+    /// The search index the generator builds (`storefront build --cache DIR` → `DIR/search`).
+    #[arg(long, default_value = "content-cache/search", env = "API_SEARCH_DIR")]
+    pub search_dir: std::path::PathBuf,
 }
 
 impl Args {
@@ -82,6 +85,7 @@ impl Args {
         c.login_limit_per_account = self.login_limit_account;
         c.login_limit_per_ip = self.login_limit_ip;
         c.login_window_secs = self.login_window;
+        c.search_dir = self.search_dir.clone();
         c
     }
 }
@@ -114,6 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let state = api::AppState::open(config).await?;
         let _watcher = state.spawn_watcher();
         let _janitor = state.spawn_janitor(Duration::from_secs(3600));
+        let _search_log = state.spawn_search_log_flusher(Duration::from_secs(10));
         let app = axum::Router::new().nest("/api", api::app(state.clone()));
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await

@@ -31,18 +31,18 @@ pub struct Args {
 }
 
 /// Results of one scenario.
-struct Report {
-    name: &'static str,
-    rate: u32,
-    sent: usize,
-    ok: usize,
-    errors: usize,
-    elapsed: Duration,
-    latencies: Vec<Duration>,
+pub(crate) struct Report {
+    pub(crate) name: &'static str,
+    pub(crate) rate: u32,
+    pub(crate) sent: usize,
+    pub(crate) ok: usize,
+    pub(crate) errors: usize,
+    pub(crate) elapsed: Duration,
+    pub(crate) latencies: Vec<Duration>,
 }
 
 impl Report {
-    fn percentile(&self, p: f64) -> Duration {
+    pub(crate) fn percentile(&self, p: f64) -> Duration {
         if self.latencies.is_empty() {
             return Duration::ZERO;
         }
@@ -50,7 +50,7 @@ impl Report {
         self.latencies[i]
     }
 
-    fn print(&self) {
+    pub(crate) fn print(&self) {
         println!(
             "{:<12} target {:>5}/s  achieved {:>7.0}/s  ok {:>6}  errors {:>4}  p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms",
             self.name,
@@ -73,13 +73,13 @@ impl Report {
 /// One keep-alive HTTP/1.1 connection with a minimal client: enough for fixed small requests,
 /// and far cheaper per request than a general client, so the load tool does not eat the CPU the
 /// server is being measured on.
-struct Conn {
+pub(crate) struct Conn {
     stream: TcpStream,
     buf: Vec<u8>,
 }
 
 impl Conn {
-    async fn open(addr: SocketAddr) -> anyhow::Result<Conn> {
+    pub(crate) async fn open(addr: SocketAddr) -> anyhow::Result<Conn> {
         let stream = TcpStream::connect(addr).await?;
         stream.set_nodelay(true)?;
         Ok(Conn {
@@ -89,7 +89,7 @@ impl Conn {
     }
 
     /// Sends `request` and returns the status code and body.
-    async fn send(&mut self, request: &[u8]) -> anyhow::Result<(u16, Vec<u8>)> {
+    pub(crate) async fn send(&mut self, request: &[u8]) -> anyhow::Result<(u16, Vec<u8>)> {
         self.stream.write_all(request).await?;
         self.buf.clear();
         loop {
@@ -126,7 +126,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-fn get(addr: SocketAddr, path: &str) -> Vec<u8> {
+pub(crate) fn get(addr: SocketAddr, path: &str) -> Vec<u8> {
     format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").into_bytes()
 }
 

@@ -158,16 +158,23 @@ pub fn run(args: Args) -> Result<()> {
 
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let export_dir = args.build.options().export_dir;
+    let search_dir = args
+        .build
+        .options()
+        .cache_dir
+        .join(generator::search_index::SEARCH_DIR);
     runtime.block_on(async move {
         // The API on a SQLite file in the build cache (`--cache`, default content-cache/dev.db), fed
         // by the export the site builds from; a fresh cache directory gives a fresh database.
         let database_url = format!("sqlite://{}", args.build.cache.join("dev.db").display());
         let mut api_config = api::Config::new(&database_url, export_dir);
         api_config.public_base_url = format!("http://{}", args.addr);
+        api_config.search_dir = search_dir;
         let api_state = api::AppState::open(api_config)
             .await
             .context("starting the API")?;
         let _catalog_watcher = api_state.spawn_watcher();
+        let _search_log = api_state.spawn_search_log_flusher(Duration::from_secs(10));
         let app = site_server::router(args.build.out.clone(), api_state)
             .layer(axum::middleware::from_fn_with_state(
                 last.clone(),

@@ -981,6 +981,14 @@ pub struct AppHeader {
     pub transparent_home_header: bool,
 }
 
+/// Slot: the curated default Popular Searches (the search overlay's chips before shoppers'
+/// own queries rank).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchSuggestions {
+    pub suggestions: Vec<String>,
+}
+
 /// Slot: the image in the locale selector.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 pub struct LocaleSelectorImage {

@@ -34,6 +34,9 @@ function lines(nodes: ArrayLike<Node>, depth: number, out: string[]): void {
       if (text !== '') out.push(`${pad}#text ${JSON.stringify(text)}`);
     } else if (node.nodeType === 1) {
       const el = node as Element;
+      // React 19 emits `<link rel="preload" as="image">` for eager images; in a page it hoists them
+      // into <head>, so they are never part of an island's own DOM.
+      if (el.localName.toLowerCase() === 'link' && el.getAttribute('rel') === 'preload') continue;
       const attrs = Array.from(el.attributes)
         .map((attr) => [attr.name.toLowerCase(), normaliseAttribute(attr.name.toLowerCase(), attr.value)] as const)
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -1,0 +1,231 @@
+//! The search index built from the sample store: relevance cases, and incremental updates (a
+//! price change is reflected after a rebuild, a deleted product disappears, an unchanged catalog
+//! writes nothing).
+
+use domain::catalog::Catalog;
+use generator::search_index;
+use generator::site::SiteModel;
+use search::{Filters, MarketIndex, Sort};
+use std::path::{Path, PathBuf};
+
+fn sample_catalog() -> Catalog {
+    generator::load::load_export(&sample_dir())
+        .expect("sample store loads")
+        .catalog
+}
+
+fn sample_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/sample")
+}
+
+fn build(cache: &Path, catalog: &Catalog) -> Vec<search::MarketUpdate> {
+    let content = generator::load::load_export(&sample_dir()).unwrap().content;
+    search_index::update(cache, catalog, &content, &SiteModel::new(catalog)).expect("index builds")
+}
+
+fn open(cache: &Path, market: &str) -> MarketIndex {
+    let live = search::store::live_generation(&cache.join(search_index::SEARCH_DIR), market)
+        .expect("index published");
+    MarketIndex::open(&live).expect("index opens")
+}
+
+fn names(index: &MarketIndex, query: &str) -> Vec<String> {
+    index
+        .search(query)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.name)
+        .collect()
+}
+
+#[test]
+fn relevance_on_the_sample_store() {
+    let catalog = sample_catalog();
+    let tmp = tempfile::tempdir().unwrap();
+    build(tmp.path(), &catalog);
+    let uk = open(tmp.path(), "uk");
+
+    // The exact name first, ahead of other dresses sharing its words.
+    assert_eq!(names(&uk, "Tiered Midi Dress")[0], "Tiered Midi Dress");
+    assert_eq!(names(&uk, "pleated midi skirt")[0], "Pleated Midi Skirt");
+
+    // A sku prefix finds its product.
+    let hits = uk.search("27467").unwrap();
+    assert_eq!(hits[0].sku, "274674");
+    assert_eq!(hits[0].name, "Satin Slip Midi Dress");
+
+    // A colour word finds products in that colour, and the hit is that colourway.
+    let hits = uk.search("terracotta").unwrap();
+    assert!(!hits.is_empty());
+    assert!(hits.iter().all(|h| h.colour == "Terracotta"), "{hits:?}");
+    assert!(hits[0].url.ends_with("/Terracotta"), "{}", hits[0].url);
+    let hits = uk.search("burgundy dress").unwrap();
+    assert!(hits.iter().any(|h| h.name == "Satin Slip Midi Dress"));
+    assert!(hits.iter().all(|h| h.colour == "Burgundy"), "{hits:?}");
+
+    // A one-letter typo still finds the product.
+    assert_eq!(
+        names(&uk, "cashmire blend")[0],
+        "Cashmere Blend Crew Jumper"
+    );
+    assert!(names(&uk, "trensh coat").contains(&"Double-Breasted Trench Coat".to_string()));
+
+    // Multi-word: every word must match, so the intersection comes back.
+    let hits = names(&uk, "wide leg");
+    assert!(hits.contains(&"Wide Leg Jeans".to_string()));
+    assert!(hits.contains(&"Tailored Wide Leg Trousers".to_string()));
+    assert!(!hits.contains(&"Straight Leg Jeans".to_string()));
+
+    // The curated Popular Searches come from the content export.
+    assert_eq!(uk.curated[0], "Dresses");
+
+    // Prefix as you type.
+    assert!(names(&uk, "cardi").contains(&"Fluffy Cardigan".to_string()));
+
+    // At most 10 products, one per product.
+    let hits = uk.search("dress").unwrap();
+    assert!(hits.len() <= 10);
+    let mut ids: Vec<u64> = hits.iter().map(|h| h.id).collect();
+    ids.dedup();
+    assert_eq!(ids.len(), hits.len());
+}
+
+#[test]
+fn hits_carry_the_markets_prices_and_urls() {
+    let catalog = sample_catalog();
+    let tmp = tempfile::tempdir().unwrap();
+    build(tmp.path(), &catalog);
+    let product = catalog.products.iter().find(|p| p.id == 101).unwrap();
+    for (mi, market) in ["uk", "us", "eu"].into_iter().enumerate() {
+        let index = open(tmp.path(), market);
+        let hit = index.search("Satin Slip Midi Dress").unwrap().remove(0);
+        let way = product
+            .colourways
+            .iter()
+            .find(|w| w.label == hit.colour)
+            .unwrap();
+        assert_eq!(
+            hit.original_price,
+            way.prices[mi].price.minor as f64 / 100.0
+        );
+        assert_eq!(
+            hit.sale_price,
+            way.prices[mi].sale.map(|s| s.minor as f64 / 100.0)
+        );
+        let prefix = if market == "uk" {
+            ""
+        } else {
+            &*format!("/{market}")
+        };
+        assert!(
+            hit.url.starts_with(&format!("{prefix}/p/101/")),
+            "{}",
+            hit.url
+        );
+        assert_eq!(hit.variation_id, way.variant_ids.first().copied());
+    }
+}
+
+#[test]
+fn incremental_price_change_and_deletion() {
+    let mut catalog = sample_catalog();
+    let tmp = tempfile::tempdir().unwrap();
+    let first = build(tmp.path(), &catalog);
+    assert!(first.iter().all(|u| u.upserted == catalog.products.len()));
+
+    // Unchanged catalog: nothing rewritten, same generation.
+    let before = open(tmp.path(), "uk").generation;
+    let again = build(tmp.path(), &catalog);
+    assert!(
+        again
+            .iter()
+            .all(|u| u.upserted == 0 && u.generation.is_none())
+    );
+    assert_eq!(open(tmp.path(), "uk").generation, before);
+
+    // A price change: only that product is re-indexed, and the new price is served.
+    let product = catalog.products.iter_mut().find(|p| p.id == 112).unwrap();
+    for way in &mut product.colourways {
+        way.prices[0].price.minor = 1234;
+        way.prices[0].sale = None;
+    }
+    let update = build(tmp.path(), &catalog);
+    assert_eq!(update[0].upserted, 1, "{update:?}");
+    let uk = open(tmp.path(), "uk");
+    assert_ne!(uk.generation, before);
+    let hit = uk.search("Ribbed Vest Top").unwrap().remove(0);
+    assert_eq!(hit.original_price, 12.34);
+    let ribbed = uk.listing.record(112).unwrap();
+    assert_eq!(ribbed.price_minor, 1234);
+    assert_eq!(ribbed.card["price"], "£12.34");
+
+    // A deleted product disappears from search and listings.
+    catalog.products.retain(|p| p.id != 101);
+    let update = build(tmp.path(), &catalog);
+    assert_eq!(
+        (update[0].removed, update[0].upserted),
+        (1, 0),
+        "{update:?}"
+    );
+    let uk = open(tmp.path(), "uk");
+    assert!(
+        uk.search("Satin Slip Midi Dress")
+            .unwrap()
+            .iter()
+            .all(|h| h.id != 101)
+    );
+    assert!(uk.search("274674").unwrap().iter().all(|h| h.id != 101));
+    let scope = uk.listing.category(10).unwrap().to_vec();
+    let page = uk
+        .list(&scope, &Filters::default(), Sort::Featured, 1)
+        .unwrap();
+    assert!(uk.cards(&page).iter().all(|c| c["id"] != 101));
+    // Only the live generation and the one before it are kept.
+    let generations = tmp.path().join("search/generations");
+    let uk_generations = std::fs::read_dir(generations)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("uk-")
+        })
+        .count();
+    assert_eq!(uk_generations, 2);
+}
+
+#[test]
+fn unfiltered_listing_matches_the_static_first_page_and_facets() {
+    let catalog = sample_catalog();
+    let tmp = tempfile::tempdir().unwrap();
+    build(tmp.path(), &catalog);
+    let site = SiteModel::new(&catalog);
+    let uk = open(tmp.path(), "uk");
+    for (ci, members) in site.category_products.iter().enumerate() {
+        let scope = uk
+            .listing
+            .category(catalog.categories[ci].id)
+            .unwrap_or(&[])
+            .to_vec();
+        let page = uk
+            .list(&scope, &Filters::default(), Sort::Featured, 1)
+            .unwrap();
+        let ids: Vec<u64> = uk
+            .cards(&page)
+            .iter()
+            .map(|c| c["id"].as_u64().unwrap())
+            .collect();
+        let want: Vec<u64> = members
+            .iter()
+            .take(48)
+            .map(|&pi| catalog.products[pi].id)
+            .collect();
+        assert_eq!(ids, want, "category {}", catalog.categories[ci].path);
+        // The API's unfiltered facet counts equal the static page's.
+        assert_eq!(
+            serde_json::to_value(&page.facets).unwrap(),
+            generator::context::facets(&catalog, members)
+        );
+    }
+}

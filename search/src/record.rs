@@ -1,0 +1,55 @@
+//! What the index holds about one product in one market: the searchable text, the listing
+//! attributes (categories, collections, colours, sizes, price, age, sort order) and the card the
+//! listing island renders. The generator produces these; the index and the API only read them.
+
+use serde::{Deserialize, Serialize};
+
+/// One product as one market sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProductRecord {
+    pub id: u64,
+    pub sku: String,
+    pub name: String,
+    /// The merchandiser's sort order: with `created` and `id`, the featured order (a key, not a
+    /// rank, so removing one product does not change every other product's record).
+    pub sort_order: i64,
+    /// `date_created` as exported (ISO 8601 sorts as text).
+    pub created: String,
+    /// Every category the product is listed in, ancestors included.
+    pub categories: Vec<u64>,
+    /// Names of those categories, searchable ("dress" finds the Dresses category's products).
+    pub category_names: Vec<String>,
+    /// Collections holding the product, with its position in the editor's order.
+    pub collections: Vec<(u64, u32)>,
+    /// Colourways, the card's default one first.
+    pub colourways: Vec<ColourwayRecord>,
+    /// Size labels the product offers.
+    pub sizes: Vec<String>,
+    /// The card's current price (sale price when on sale), minor units: price sort and range.
+    pub price_minor: i64,
+    /// The product card exactly as the static pages render it (docs/templates.md `card`).
+    pub card: serde_json::Value,
+}
+
+/// One colour of a product, as a search hit shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ColourwayRecord {
+    pub label: String,
+    /// Swatch colour (`#1d1d1b`) for the Color facet.
+    pub swatch: Option<String>,
+    /// The colourway's first variant: what "variation_id" names in a search hit.
+    pub variation_id: Option<u64>,
+    pub url: String,
+    pub image_url: String,
+    pub original_price_minor: i64,
+    pub sale_price_minor: Option<i64>,
+}
+
+impl ProductRecord {
+    /// Fingerprint of everything the index stores about the product: an unchanged fingerprint
+    /// means the product's documents need no rewrite.
+    pub fn fingerprint(&self) -> String {
+        let bytes = serde_json::to_vec(self).expect("records serialise");
+        blake3::hash(&bytes).to_hex().to_string()
+    }
+}

@@ -1,0 +1,223 @@
+//! The index on disk: per market, a generation directory (tantivy's files, the listing records,
+//! per-product fingerprints) behind a symlink `{root}/{market}` that is switched with one rename.
+//! A rebuild starts from hard links of the live generation's immutable segment files and applies
+//! only the products whose fingerprint changed, so readers never see a half-written index and an
+//! unchanged catalog writes nothing.
+
+use crate::record::ProductRecord;
+use crate::tantivy_text::TantivyWriter;
+use crate::text::{EngineError, TextIndexWriter};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+pub(crate) const TEXT_DIR: &str = "text";
+pub(crate) const RECORDS_FILE: &str = "records.json";
+const FINGERPRINTS_FILE: &str = "fingerprints.json";
+/// The curated default Popular Searches from the content export.
+pub(crate) const CURATED_FILE: &str = "suggestions.json";
+const GENERATIONS_DIR: &str = "generations";
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("{action} {path}: {source}")]
+    Io {
+        action: &'static str,
+        path: String,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error("{path}: {message}")]
+    Corrupt { path: String, message: String },
+    #[error("no search index has been built for market {0} yet")]
+    NotBuilt(String),
+}
+
+pub(crate) fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> IndexError {
+    let path = path.display().to_string();
+    move |source| IndexError::Io {
+        action,
+        path,
+        source,
+    }
+}
+
+/// What one market's index update did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MarketUpdate {
+    pub market: String,
+    /// Products (re)indexed: new or changed.
+    pub upserted: usize,
+    pub removed: usize,
+    pub unchanged: usize,
+    /// The new live generation, when anything changed.
+    pub generation: Option<PathBuf>,
+}
+
+/// The live generation of a market, if one was published.
+pub fn live_generation(root: &Path, market: &str) -> Option<PathBuf> {
+    let link = root.join(market);
+    let target = std::fs::read_link(&link).ok()?;
+    let full = root.join(target);
+    full.is_dir().then_some(full)
+}
+
+fn read_fingerprints(generation: &Path) -> Option<HashMap<u64, String>> {
+    let bytes = std::fs::read(generation.join(FINGERPRINTS_FILE)).ok()?;
+    let map: BTreeMap<u64, String> = serde_json::from_slice(&bytes).ok()?;
+    generation
+        .join(TEXT_DIR)
+        .join("meta.json")
+        .is_file()
+        .then(|| map.into_iter().collect())
+}
+
+/// A generation's curated suggestions; none when the file is missing or unreadable.
+pub(crate) fn read_curated(generation: &Path) -> Vec<String> {
+    std::fs::read(generation.join(CURATED_FILE))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Hard-links (or copies, across file systems) the segment files of `from` into `to`. Tantivy
+/// never rewrites a segment file, and replaces its meta files by rename, so the live generation
+/// is never touched through the links.
+fn link_segments(from: &Path, to: &Path) -> Result<(), IndexError> {
+    std::fs::create_dir_all(to).map_err(io("create", to))?;
+    for entry in std::fs::read_dir(from).map_err(io("list", from))? {
+        let entry = entry.map_err(io("list", from))?;
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with(".tantivy-") || !entry.path().is_file() {
+            continue; // lock files belong to their writer
+        }
+        let target = to.join(&name);
+        if std::fs::hard_link(entry.path(), &target).is_err() {
+            std::fs::copy(entry.path(), &target).map_err(io("copy", &target))?;
+        }
+    }
+    Ok(())
+}
+
+fn unique_name(market: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!("{market}-{nanos}-{}", std::process::id())
+}
+
+/// Brings `{root}/{market}` up to date with `records`: only new, changed and removed products
+/// touch the text index; nothing is written when nothing changed. On any error the live index
+/// stays as it was and the unfinished generation is removed.
+pub fn update_market(
+    root: &Path,
+    market: &str,
+    records: &[ProductRecord],
+    curated: &[String],
+) -> Result<MarketUpdate, IndexError> {
+    let live = live_generation(root, market);
+    let curated_changed = live.as_deref().map(read_curated).as_deref() != Some(curated);
+    let old = live.as_deref().and_then(read_fingerprints);
+    let fingerprints: BTreeMap<u64, String> =
+        records.iter().map(|r| (r.id, r.fingerprint())).collect();
+    let upserts: Vec<&ProductRecord> = records
+        .iter()
+        .filter(|r| old.as_ref().and_then(|o| o.get(&r.id)) != fingerprints.get(&r.id))
+        .collect();
+    let removed: Vec<u64> = old
+        .as_ref()
+        .map(|o| {
+            o.keys()
+                .filter(|id| !fingerprints.contains_key(id))
+                .copied()
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut update = MarketUpdate {
+        market: market.to_string(),
+        upserted: upserts.len(),
+        removed: removed.len(),
+        unchanged: records.len() - upserts.len(),
+        generation: None,
+    };
+    if old.is_some() && upserts.is_empty() && removed.is_empty() && !curated_changed {
+        return Ok(update);
+    }
+
+    let generations = root.join(GENERATIONS_DIR);
+    let name = unique_name(market);
+    let staging = generations.join(format!("{name}.tmp"));
+    let result = (|| -> Result<PathBuf, IndexError> {
+        let text = staging.join(TEXT_DIR);
+        match (&live, &old) {
+            (Some(live), Some(_)) => link_segments(&live.join(TEXT_DIR), &text)?,
+            _ => std::fs::create_dir_all(&text).map_err(io("create", &text))?,
+        }
+        let mut writer = TantivyWriter::open_or_create(&text)?;
+        writer.apply(&upserts, &removed)?;
+        writer.finish()?;
+        write_json(&staging.join(RECORDS_FILE), &records)?;
+        write_json(&staging.join(FINGERPRINTS_FILE), &fingerprints)?;
+        write_json(&staging.join(CURATED_FILE), &curated)?;
+        let done = generations.join(&name);
+        std::fs::rename(&staging, &done).map_err(io("rename", &staging))?;
+        // Publish: a new symlink renamed over the old one is one atomic step for readers.
+        let tmp_link = root.join(format!(".{market}.link-{}", std::process::id()));
+        let _ = std::fs::remove_file(&tmp_link);
+        symlink(&Path::new(GENERATIONS_DIR).join(&name), &tmp_link)?;
+        std::fs::rename(&tmp_link, root.join(market)).map_err(io("publish", &tmp_link))?;
+        Ok(done)
+    })();
+    match result {
+        Ok(done) => {
+            prune(
+                &generations,
+                market,
+                &[&done, live.as_deref().unwrap_or(&done)],
+            );
+            update.generation = Some(done);
+            Ok(update)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            Err(e)
+        }
+    }
+}
+
+#[cfg(unix)]
+fn symlink(target: &Path, link: &Path) -> Result<(), IndexError> {
+    std::os::unix::fs::symlink(target, link).map_err(io("link", link))
+}
+
+#[cfg(not(unix))]
+fn symlink(target: &Path, link: &Path) -> Result<(), IndexError> {
+    std::os::windows::fs::symlink_dir(target, link).map_err(io("link", link))
+}
+
+fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), IndexError> {
+    let file = std::fs::File::create(path).map_err(io("create", path))?;
+    let mut out = std::io::BufWriter::new(file);
+    serde_json::to_writer(&mut out, value).map_err(|e| IndexError::Corrupt {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    std::io::Write::flush(&mut out).map_err(io("write", path))
+}
+
+/// Removes this market's generations other than `keep` (the new one and the one readers may
+/// still hold), and unfinished ones left by a killed build.
+fn prune(generations: &Path, market: &str, keep: &[&Path]) {
+    let Ok(entries) = std::fs::read_dir(generations) else {
+        return;
+    };
+    let prefix = format!("{market}-");
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().to_string();
+        if name.starts_with(&prefix) && !keep.iter().any(|k| *k == path) {
+            let _ = std::fs::remove_dir_all(&path);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! The product card (spec §2 "Product card"), rendering exactly the markup of
+//! templates/macros/card.html for the same card JSON (docs/templates.md `card`), so listing pages
+//! hydrate without a mismatch. Hovering a colour swatch shows that colour's image; the secondary
+//! image on hover and the visible-swatch limits per breakpoint are CSS (catalog.css).
+import { useState, type ReactElement } from 'react';
+import * as z from 'zod/mini';
+
+const image = z.object({ src: z.string(), alt: z.string() });
+
+export const cardSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  url: z.string(),
+  image: image,
+  secondary_image: z.nullable(image),
+  badge: z.nullable(z.object({ name: z.string(), text_colour: z.string(), background_colour: z.string() })),
+  price_hidden: z.boolean(),
+  price: z.string(),
+  sale_price: z.nullable(z.string()),
+  percent_off: z.nullable(z.string()),
+  swatches: z.array(z.object({ label: z.string(), swatch: z.nullable(z.string()), url: z.string(), image: z.string() })),
+  colour_count: z.number(),
+});
+
+export type Card = z.infer<typeof cardSchema>;
+
+/** The "+N" counters: one per breakpoint limit (3 xs, 4 sm, 6 md/lg, 8 xl, 9 2xl), CSS shows one. */
+export const SWATCH_LIMITS = [3, 4, 6, 8, 9] as const;
+
+export function Price(props: {
+  amount: string;
+  sale: string | null;
+  percentOff: string | null;
+  hidden: boolean;
+  size: string;
+}): ReactElement | null {
+  if (props.hidden || props.amount === '') return null;
+  if (props.sale === null || props.sale === '') {
+    return (
+      <p className={`price price--${props.size}`}>
+        <span className="price__now">{props.amount}</span>
+      </p>
+    );
+  }
+  return (
+    <p className={`price price--${props.size} price--on-sale`}>
+      <span className="visually-hidden">Was </span>
+      <s className="price__was">{props.amount}</s> <span className="visually-hidden">Now </span>
+      <span className="price__now price__now--sale">{props.sale}</span>
+      {props.percentOff ? (
+        <>
+          {' '}
+          <span className="price__off">{props.percentOff}</span>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+export function Badge(props: { badge: NonNullable<Card['badge']>; className: string }): ReactElement {
+  const { badge } = props;
+  const sale = badge.name.toLowerCase() === 'sale' ? ' badge--sale' : '';
+  return (
+    <span
+      className={`badge${sale} ${props.className}`}
+      style={{ color: badge.text_colour, backgroundColor: badge.background_colour }}
+    >
+      {badge.name}
+    </span>
+  );
+}
+
+export function ProductCard(props: { card: Card; eager?: boolean }): ReactElement {
+  const { card, eager = false } = props;
+  // The image a hovered swatch shows instead of the card's own (null: the card's own).
+  const [swatchImage, setSwatchImage] = useState<string | null>(null);
+  const colourCount = card.colour_count;
+  return (
+    <article className="card" data-product-id={card.id}>
+      <div className="card__media">
+        <a className="card__image-link" href={card.url} tabIndex={-1} aria-hidden="true">
+          {card.image.src ? (
+            <img
+              className="card__image"
+              src={swatchImage ?? card.image.src}
+              alt={card.image.alt || card.name}
+              width="600"
+              height="800"
+              loading={eager ? undefined : 'lazy'}
+              decoding="async"
+            />
+          ) : null}
+          {card.secondary_image?.src ? (
+            <img
+              className="card__image card__image--secondary"
+              src={card.secondary_image.src}
+              alt={card.secondary_image.alt || card.name}
+              width="600"
+              height="800"
+              loading="lazy"
+              decoding="async"
+            />
+          ) : null}
+        </a>
+        {card.badge?.name ? <Badge badge={card.badge} className="card__badge" /> : null}
+      </div>
+      <div className="card__body">
+        <h3 className="card__name">
+          <a href={card.url}>{card.name}</a>
+        </h3>
+        <Price
+          amount={card.price}
+          sale={card.sale_price}
+          percentOff={card.percent_off}
+          hidden={card.price_hidden}
+          size="sm"
+        />
+        {card.swatches.length > 1 || colourCount > 1 ? (
+          <ul className="card-swatches" aria-label={`${colourCount} colours`}>
+            {card.swatches.map((s) => (
+              <li className="card-swatch" key={s.url + s.label}>
+                <a
+                  className="card-swatch__link"
+                  href={s.url || card.url}
+                  title={s.label}
+                  data-swatch-image={s.image}
+                  onMouseEnter={() => setSwatchImage(s.image)}
+                  onMouseLeave={() => setSwatchImage(null)}
+                  onFocus={() => setSwatchImage(s.image)}
+                  onBlur={() => setSwatchImage(null)}
+                >
+                  <span
+                    className="card-swatch__chip"
+                    style={s.swatch === null ? undefined : { backgroundColor: s.swatch }}
+                  />
+                  <span className="visually-hidden">{s.label}</span>
+                </a>
+              </li>
+            ))}
+            {SWATCH_LIMITS.filter((limit) => colourCount > limit).map((limit) => (
+              <li className={`card-swatches__more card-swatches__more--${limit}`} aria-hidden="true" key={limit}>
+                {`+${colourCount - limit}`}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <span className="rating rating--empty" aria-hidden="true" />
+      </div>
+    </article>
+  );
+}

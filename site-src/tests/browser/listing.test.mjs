@@ -1,0 +1,159 @@
+//! Browser journeys of the listing island, in Debian's chromium against `storefront dev` serving a
+//! built store (SITE_URL) with the API and its search index:
+//!  - search results page: /search?query=… shows the API's results, the count and the empty-state copy;
+//!  - a category (LISTING_PATH, > 48 products): filter by size, sort by price, page 2, then back and
+//!    forward restore each state (URL, checkboxes, sort, page, products);
+//! each with 0 axe-core violations. Run:
+//!   SITE_URL=http://127.0.0.1:8099 LISTING_PATH=/browse/womens SEARCH_QUERY=dress npm run test:browser:listing
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
+const LISTING_PATH = process.env.LISTING_PATH ?? '';
+const SEARCH_QUERY = process.env.SEARCH_QUERY ?? '';
+
+function setupProblem() {
+  if (SITE_URL === '') return 'SITE_URL is not set';
+  if (LISTING_PATH === '' || SEARCH_QUERY === '') return 'LISTING_PATH and SEARCH_QUERY must be set';
+  if (!existsSync(CHROMIUM)) return `${CHROMIUM} is missing: run scripts/install-chromium.sh`;
+  return null;
+}
+
+async function axeViolations(page) {
+  const axe = await new AxeBuilder({ page }).analyze();
+  return axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+}
+
+/** Watches console errors and failed requests of a page. */
+function watch(page) {
+  const errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return errors;
+}
+
+async function hydrated(page) {
+  await page.locator('[data-island="Listing"]').scrollIntoViewIfNeeded();
+  await page.waitForSelector('[data-island="Listing"][data-hydrated="true"]', { timeout: 15_000 });
+}
+
+const productIds = (page) =>
+  page.$$eval('#plp-results .card', (cards) => cards.map((c) => c.getAttribute('data-product-id')));
+
+const problem = setupProblem();
+
+describe('listing journeys', () => {
+  if (problem !== null) {
+    it('needs SITE_URL, LISTING_PATH, SEARCH_QUERY and chromium', () => assert.fail(problem));
+    return;
+  }
+  let context;
+  let userDataDir;
+
+  before(async () => {
+    userDataDir = mkdtempSync(join(tmpdir(), 'storefront-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1280, height: 900 },
+    });
+  });
+
+  after(async () => {
+    await context?.close();
+    if (userDataDir !== undefined) rmSync(userDataDir, { recursive: true, force: true });
+  });
+
+  it('search results page shows the matches for ?query=', async () => {
+    const page = await context.newPage();
+    const errors = watch(page);
+    await page.goto(`${SITE_URL}/search?query=${encodeURIComponent(SEARCH_QUERY)}`, { waitUntil: 'networkidle' });
+    await hydrated(page);
+    await page.waitForSelector('#plp-results .card');
+    const count = await page.textContent('.plp-toolbar__count');
+    assert.match(count ?? '', /^\d+ products$/);
+    assert.ok((await productIds(page)).length > 0);
+    assert.equal(await page.inputValue('.plp-toolbar__select'), 'relevance');
+
+    await page.goto(`${SITE_URL}/search?query=zzqqxxyy`, { waitUntil: 'networkidle' });
+    await hydrated(page);
+    await page.waitForSelector('text=No products found matching your search criteria.');
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('category: filter by size, sort by price, page 2, back and forward restore the state', async () => {
+    const page = await context.newPage();
+    const errors = watch(page);
+    let listingCalls = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/listing')) listingCalls += 1;
+    });
+    await page.goto(`${SITE_URL}${LISTING_PATH}`, { waitUntil: 'networkidle' });
+    await hydrated(page);
+    // Hydrating the static first page fetches nothing.
+    assert.equal(listingCalls, 0);
+    const firstPage = await productIds(page);
+    assert.equal(firstPage.length, 48);
+
+    // Filter by size: the first size option.
+    const size = await page.locator('.facet--size .facet__input').first();
+    const sizeValue = await size.getAttribute('value');
+    await page.locator('.facet--size .facet__label').first().click();
+    await page.waitForURL((url) => url.searchParams.get('filters[Size]') === sizeValue);
+    await page.waitForFunction(() => !document.querySelector('[data-island="Listing"]')?.textContent?.includes('Loading'));
+    assert.ok(await size.isChecked());
+    const filteredUrl = page.url();
+
+    // Sort by price, low to high: prices ascend on the page.
+    await page.selectOption('.plp-toolbar__select', 'price-asc');
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'price-asc');
+    await page.waitForLoadState('networkidle');
+    const sortedUrl = page.url();
+    const sortedIds = await productIds(page);
+
+    // Page 2.
+    await page.locator('.pagination__link', { hasText: '2' }).first().click();
+    await page.waitForURL((url) => url.searchParams.get('page') === '2');
+    await page.waitForLoadState('networkidle');
+    const page2Ids = await productIds(page);
+    assert.ok(page2Ids.length > 0);
+    assert.notDeepEqual(page2Ids, sortedIds);
+    assert.equal(await page.getAttribute('.pagination__link[aria-current="page"]', 'href'), `?filters%5BSize%5D=${encodeURIComponent(sizeValue)}&sort=price-asc&page=2`);
+    assert.deepEqual(await axeViolations(page), []);
+
+    // Back: page 1 of the sorted, filtered listing.
+    await page.goBack();
+    await page.waitForURL(sortedUrl);
+    await page.waitForFunction((ids) => JSON.stringify(Array.from(document.querySelectorAll('#plp-results .card')).map((c) => c.getAttribute('data-product-id'))) === JSON.stringify(ids), sortedIds);
+    assert.equal(await page.inputValue('.plp-toolbar__select'), 'price-asc');
+    assert.ok(await size.isChecked());
+    // Back again: filtered, default sort; then to the static first page.
+    await page.goBack();
+    await page.waitForURL(filteredUrl);
+    await page.waitForFunction(() => document.querySelector('.plp-toolbar__select')?.value === 'featured');
+    await page.goBack();
+    await page.waitForURL(`${SITE_URL}${LISTING_PATH}`);
+    await page.waitForFunction((ids) => JSON.stringify(Array.from(document.querySelectorAll('#plp-results .card')).map((c) => c.getAttribute('data-product-id'))) === JSON.stringify(ids), firstPage);
+    assert.equal(await size.isChecked(), false);
+    // Forward restores page 2 of the sorted, filtered listing again.
+    await page.goForward();
+    await page.goForward();
+    await page.goForward();
+    await page.waitForURL((url) => url.searchParams.get('page') === '2');
+    await page.waitForFunction((ids) => JSON.stringify(Array.from(document.querySelectorAll('#plp-results .card')).map((c) => c.getAttribute('data-product-id'))) === JSON.stringify(ids), page2Ids);
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
