@@ -14,6 +14,7 @@ pub mod security;
 pub mod session;
 pub mod stock;
 pub mod store;
+pub mod webhooks;
 pub mod wishlist;
 
 use axum::Router;
@@ -56,6 +57,14 @@ pub struct Config {
     pub login_limit_per_account: u32,
     pub login_limit_per_ip: u32,
     pub login_window_secs: i64,
+    /// Shared secret of the content hub's webhook (HMAC key); `None` refuses every delivery.
+    pub content_webhook_secret: Option<String>,
+    /// Secret header value of the commerce platform's webhooks; `None` refuses every delivery.
+    pub catalog_webhook_secret: Option<String>,
+    /// Largest webhook body, in bytes (the content hub's payloads reach 200 KB).
+    pub webhook_body_limit: usize,
+    /// Bearer token for operator endpoints (rebuild status); `None` refuses them.
+    pub admin_token: Option<String>,
 }
 
 impl Config {
@@ -75,6 +84,10 @@ impl Config {
             login_limit_per_account: 5,
             login_limit_per_ip: 50,
             login_window_secs: 900,
+            content_webhook_secret: None,
+            catalog_webhook_secret: None,
+            webhook_body_limit: 256 * 1024,
+            admin_token: None,
         }
     }
 }
@@ -93,6 +106,7 @@ struct Inner {
     hasher: password::Hasher,
     /// Seconds added to the wall clock; tests move time forward to expire tokens.
     clock_offset: AtomicI64,
+    webhooks: webhooks::Webhooks,
     /// Keeps a throwaway database directory alive as long as the state (`ephemeral`).
     _scratch: Option<tempfile::TempDir>,
 }
@@ -117,6 +131,7 @@ impl AppState {
                 limiter: security::Limiter::default(),
                 hasher: password::Hasher::new(),
                 clock_offset: AtomicI64::new(0),
+                webhooks: webhooks::Webhooks::default(),
                 _scratch: None,
             }),
         })
@@ -219,6 +234,10 @@ impl AppState {
         &self.inner.limiter
     }
 
+    pub fn webhooks(&self) -> &webhooks::Webhooks {
+        &self.inner.webhooks
+    }
+
     pub fn hasher(&self) -> &password::Hasher {
         &self.inner.hasher
     }
@@ -279,7 +298,7 @@ pub fn app(state: AppState) -> Router {
                 "No such endpoint",
             )
         })
-        .with_state(state)
+        .with_state(state.clone())
         .layer(axum::middleware::from_fn_with_state(
             trusted,
             security::csrf,
@@ -288,6 +307,9 @@ pub fn app(state: AppState) -> Router {
         // refuses an honest Content-Length before any byte is read.
         .layer(DefaultBodyLimit::max(limit))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(limit))
+        // Server-to-server webhooks: their own body limit, authenticated by signature, not by
+        // the browser-oriented CSRF rule.
+        .merge(webhooks::router(state))
         .layer(axum::middleware::from_fn(security::json_errors_for_limits))
         .layer(axum::middleware::from_fn(security::request_id))
 }
