@@ -1,4 +1,5 @@
 //! The storefront application crate: the local servers shared by `storefront dev` and the tests.
 
 pub mod dev_errors;
+pub mod rebuild;
 pub mod site_server;

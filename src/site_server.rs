@@ -1,6 +1,7 @@
 //! Serves a built site the way the static host does: files and directory index pages, then the
 //! `_redirects` rules (legacy routes, client-side screens, per-market 404 pages), with the API
-//! nested at /api on the same origin.
+//! nested at /api on the same origin. The files come from a directory (`public/`) or, under the
+//! rebuild daemon, from its `LiveView` (generation overlays swapped with one pointer flip).
 
 use axum::Router;
 use axum::body::Body;
@@ -8,24 +9,65 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use generator::redirects;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
+/// Where the site's files are read from.
+#[derive(Clone)]
+pub enum SiteFiles {
+    /// A directory, e.g. the `public` symlink.
+    Dir(PathBuf),
+    /// The rebuild daemon's current view.
+    View(crate::rebuild::SharedView),
+}
+
+impl SiteFiles {
+    /// The directory that holds `path` (URL path, leading slash), if the site has it.
+    fn root_for(&self, path: &str) -> Option<PathBuf> {
+        match self {
+            SiteFiles::Dir(dir) => Some(dir.clone()),
+            SiteFiles::View(view) => {
+                let view = view.read().unwrap_or_else(|e| e.into_inner()).clone();
+                view.dir_of(path.trim_start_matches('/'))
+                    .map(Path::to_path_buf)
+            }
+        }
+    }
+
+    /// A small site file (the redirect rules), read whole.
+    pub fn read(&self, rel: &str) -> Option<Vec<u8>> {
+        let root = self.root_for(&format!("/{rel}"))?;
+        std::fs::read(root.join(rel)).ok()
+    }
+}
+
 #[derive(Clone)]
 pub struct SiteState {
-    pub public: PathBuf,
+    pub files: SiteFiles,
 }
 
 /// The site with the API mounted at /api.
 pub fn router(public: PathBuf, api_state: api::AppState) -> Router {
+    router_over(SiteFiles::Dir(public), api_state)
+}
+
+/// The site from any file source, with the API mounted at /api.
+pub fn router_over(files: SiteFiles, api_state: api::AppState) -> Router {
     Router::new()
         .fallback(serve_site)
-        .with_state(SiteState { public })
+        .with_state(SiteState { files })
         .nest("/api", api::app(api_state))
 }
 
-async fn serve_file(public: &PathBuf, path: &str, req_headers: &axum::http::HeaderMap) -> Response {
+async fn serve_file(
+    files: &SiteFiles,
+    path: &str,
+    req_headers: &axum::http::HeaderMap,
+) -> Response {
+    let Some(public) = files.root_for(path) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
     let Ok(uri) = path.parse::<Uri>() else {
         return StatusCode::BAD_REQUEST.into_response();
     };
@@ -43,7 +85,7 @@ async fn serve_file(public: &PathBuf, path: &str, req_headers: &axum::http::Head
             req.headers_mut().insert(name, v.clone());
         }
     }
-    match ServeDir::new(public)
+    match ServeDir::new(&public)
         .append_index_html_on_directories(false)
         .oneshot(req)
         .await
@@ -63,18 +105,20 @@ pub async fn serve_site(State(state): State<SiteState>, req: Request) -> Respons
         .unwrap_or_default();
     let headers = req.headers().clone();
     if !path.ends_with('/') || path == "/" {
-        let resp = serve_file(&state.public, &path, &headers).await;
+        let resp = serve_file(&state.files, &path, &headers).await;
         if resp.status() != StatusCode::NOT_FOUND {
             return resp;
         }
     }
     let index = format!("{}/index.html", path.trim_end_matches('/'));
-    let resp = serve_file(&state.public, &index, &headers).await;
+    let resp = serve_file(&state.files, &index, &headers).await;
     if resp.status() != StatusCode::NOT_FOUND {
         return resp;
     }
-    let rules = std::fs::read_to_string(state.public.join("_redirects"))
-        .ok()
+    let rules = state
+        .files
+        .read("_redirects")
+        .and_then(|t| String::from_utf8(t).ok())
         .and_then(|t| redirects::parse(&t).ok())
         .unwrap_or_default();
     match redirects::resolve(&rules, path.trim_end_matches('/')) {
@@ -88,7 +132,7 @@ pub async fn serve_site(State(state): State<SiteState>, req: Request) -> Respons
             resp
         }
         Some((to, status)) => {
-            let mut resp = serve_file(&state.public, &to, &headers).await;
+            let mut resp = serve_file(&state.files, &to, &headers).await;
             if resp.status() == StatusCode::OK {
                 *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
             }

@@ -4,7 +4,7 @@
 use crate::bundles::{BundleError, Bundles};
 use crate::context::Shared;
 use crate::load::{Inputs, load_export};
-use crate::output::{IoError, NewGeneration, OutputDirs, hex, io_err, new_manifest};
+use crate::output::{IoError, NewGeneration, OutputDirs, Publish, hex, io_err, new_manifest};
 use crate::plan::{Page, PlanInputs, plan};
 use crate::render::{TemplateError, Templates};
 use crate::seo;
@@ -58,6 +58,8 @@ pub struct BuildReport {
     /// Time spent in each phase, in order.
     pub phases: Vec<(&'static str, Duration)>,
     pub generation: Option<String>,
+    /// For an overlay publish: the layer directory now holding `written`.
+    pub layer: Option<PathBuf>,
 }
 
 impl BuildReport {
@@ -190,12 +192,24 @@ pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     Ok(report)
 }
 
-/// Builds from already-loaded inputs (daemons keep them in memory between rebuilds).
+/// Builds from already-loaded inputs and publishes a full generation.
 pub fn build_loaded(
     opts: &BuildOptions,
     inputs: &Inputs,
     templates: &Templates,
     bundles: &Bundles,
+) -> Result<BuildReport, BuildError> {
+    build_loaded_as(opts, inputs, templates, bundles, Publish::Full)
+}
+
+/// Builds from already-loaded inputs (daemons keep them in memory between rebuilds), publishing
+/// a full generation or, for daemons, an overlay of the changed files only (see output.rs).
+pub fn build_loaded_as(
+    opts: &BuildOptions,
+    inputs: &Inputs,
+    templates: &Templates,
+    bundles: &Bundles,
+    publish: Publish,
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     let mut phases = Phases::new();
@@ -300,6 +314,8 @@ pub fn build_loaded(
 
     let generation = NewGeneration::create(&dirs)?;
     let live = previous.as_ref().map(|(_, live)| live.clone());
+    // An overlay needs a complete tree underneath; without one this build is a full one.
+    let overlay = publish == Publish::Overlay && live.is_some();
     let bar = if opts.progress {
         let bar = ProgressBar::new(planned.len() as u64);
         bar.set_style(
@@ -315,7 +331,9 @@ pub fn build_loaded(
         .progress_with(bar.clone())
         .map(|p| {
             if let (true, Some(live)) = (unchanged(p), &live) {
-                generation.link_from(&p.path, live)?;
+                if !overlay {
+                    generation.link_from(&p.path, live)?;
+                }
                 return Ok(None);
             }
             match &p.source {
@@ -342,13 +360,25 @@ pub fn build_loaded(
     let written: Vec<String> = results?.into_iter().flatten().collect();
     phases.mark("render and write");
     let name = generation.name.clone();
+    if let (true, Some((previous_manifest, _))) = (overlay, &previous) {
+        report.layer = Some(generation.publish_overlay(&dirs, previous_manifest, new_files)?);
+        phases.mark("publish");
+        report.elapsed = started.elapsed();
+        report.unchanged = planned.len() - written.len();
+        report.written = written;
+        report.deleted = deleted;
+        report.generation = Some(name);
+        report.phases = phases.done();
+        // Superseded layers are pruned by the daemon, which knows which views are still served.
+        return Ok(report);
+    }
     generation.publish(&dirs, &new_manifest(&name, new_files))?;
     phases.mark("publish");
     // The new site is live now; removing superseded generations is cleanup, timed on its own.
     report.elapsed = started.elapsed();
     let keep_previous = live
         .as_ref()
-        .and_then(|l| l.file_name())
+        .and_then(|l| l.base.file_name())
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     dirs.prune(&[name.as_str(), keep_previous.as_str()]);

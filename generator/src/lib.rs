@@ -15,4 +15,5 @@ pub mod render;
 pub mod seo;
 pub mod site;
 
-pub use build::{BuildError, BuildOptions, BuildReport, build};
+pub use build::{BuildError, BuildOptions, BuildReport, build, build_loaded_as};
+pub use output::{LiveView, Publish};
