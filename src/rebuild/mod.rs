@@ -44,7 +44,7 @@ impl Default for Timing {
     fn default() -> Self {
         Timing {
             quiet: Duration::from_millis(60),
-            max_batch: Duration::from_millis(400),
+            max_batch: Duration::from_secs(1),
             stale_retries: [100, 200, 400, 800].map(Duration::from_millis).to_vec(),
             compact_after: Duration::from_secs(5),
         }
