@@ -26,6 +26,9 @@ enum Command {
     Fixtures(cmd::fixtures::Args),
     /// Measure build performance on synthetic catalogs.
     Bench(cmd::bench::Args),
+    /// Serve the site like production (netlify.toml's rules and headers), the API and the
+    /// webhook-driven rebuilds.
+    Serve(cmd::serve::Args),
     /// Serve the commerce API (or, with --import, import the catalog export and exit).
     Api(cmd::api::Args),
     /// Load-test the API (release build, SQLite, loopback) and report throughput and latency.
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
         Command::Dev(args) => cmd::dev::run(args),
         Command::Fixtures(args) => cmd::fixtures::run(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
         Command::Api(args) => cmd::api::run(args),
         Command::BenchApi(args) => cmd::bench_api::run(args),
     };

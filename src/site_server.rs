@@ -42,9 +42,19 @@ impl SiteFiles {
     }
 }
 
+/// Which route rules apply when no file matches.
+#[derive(Clone)]
+pub enum Rules {
+    /// The build's `_redirects` file (what `storefront dev` serves).
+    RedirectsFile,
+    /// netlify.toml's redirects, as production applies them (`storefront serve`).
+    Netlify(std::sync::Arc<crate::netlify::NetlifyConfig>),
+}
+
 #[derive(Clone)]
 pub struct SiteState {
     pub files: SiteFiles,
+    pub rules: Rules,
 }
 
 /// The site with the API mounted at /api.
@@ -54,9 +64,24 @@ pub fn router(public: PathBuf, api_state: api::AppState) -> Router {
 
 /// The site from any file source, with the API mounted at /api.
 pub fn router_over(files: SiteFiles, api_state: api::AppState) -> Router {
+    router_with(files, Rules::RedirectsFile, api_state)
+}
+
+/// What `storefront serve` serves: netlify.toml's redirects and headers over the site files.
+pub fn production_router(
+    files: SiteFiles,
+    netlify: std::sync::Arc<crate::netlify::NetlifyConfig>,
+    api_state: api::AppState,
+) -> Router {
+    router_with(files, Rules::Netlify(netlify.clone()), api_state).layer(
+        axum::middleware::from_fn_with_state(netlify, crate::netlify::apply_headers),
+    )
+}
+
+pub fn router_with(files: SiteFiles, rules: Rules, api_state: api::AppState) -> Router {
     Router::new()
         .fallback(serve_site)
-        .with_state(SiteState { files })
+        .with_state(SiteState { files, rules })
         .nest("/api", api::app(api_state))
 }
 
@@ -95,15 +120,18 @@ async fn serve_file(
     }
 }
 
-/// Files first, then `path/index.html`, then the first matching redirect rule.
+/// Files first, then `path/index.html`, then the first matching redirect rule. Under netlify.toml
+/// a forced rule applies before the files, as on Netlify.
 pub async fn serve_site(State(state): State<SiteState>, req: Request) -> Response {
     let path = req.uri().path().to_string();
-    let query = req
-        .uri()
-        .query()
-        .map(|q| format!("?{q}"))
-        .unwrap_or_default();
+    let raw_query = req.uri().query().unwrap_or_default().to_string();
     let headers = req.headers().clone();
+    if let Rules::Netlify(config) = &state.rules
+        && let Some(r) = config.resolve(&path, &raw_query, true)
+        && !r.to.starts_with(crate::netlify::API_ORIGIN)
+    {
+        return apply_rule(&state, &r.to, r.status, &raw_query, &headers).await;
+    }
     if !path.ends_with('/') || path == "/" {
         let resp = serve_file(&state.files, &path, &headers).await;
         if resp.status() != StatusCode::NOT_FOUND {
@@ -115,29 +143,53 @@ pub async fn serve_site(State(state): State<SiteState>, req: Request) -> Respons
     if resp.status() != StatusCode::NOT_FOUND {
         return resp;
     }
-    let rules = state
-        .files
-        .read("_redirects")
-        .and_then(|t| String::from_utf8(t).ok())
-        .and_then(|t| redirects::parse(&t).ok())
-        .unwrap_or_default();
-    match redirects::resolve(&rules, path.trim_end_matches('/')) {
-        Some((to, status @ (301 | 302 | 307 | 308))) => {
-            let mut resp = Response::new(Body::empty());
-            *resp.status_mut() =
-                StatusCode::from_u16(status).unwrap_or(StatusCode::MOVED_PERMANENTLY);
-            if let Ok(v) = HeaderValue::from_str(&format!("{to}{query}")) {
-                resp.headers_mut().insert(header::LOCATION, v);
-            }
-            resp
+    let resolved = match &state.rules {
+        Rules::RedirectsFile => {
+            let rules = state
+                .files
+                .read("_redirects")
+                .and_then(|t| String::from_utf8(t).ok())
+                .and_then(|t| redirects::parse(&t).ok())
+                .unwrap_or_default();
+            redirects::resolve(&rules, path.trim_end_matches('/'))
         }
-        Some((to, status)) => {
-            let mut resp = serve_file(&state.files, &to, &headers).await;
-            if resp.status() == StatusCode::OK {
-                *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
-            }
-            resp
-        }
+        Rules::Netlify(config) => config
+            .resolve(path.trim_end_matches('/'), &raw_query, false)
+            // Proxy rules point at the API, which this server mounts itself.
+            .filter(|r| !r.to.starts_with(crate::netlify::API_ORIGIN))
+            .map(|r| (r.to, r.status)),
+    };
+    match resolved {
+        Some((to, status)) => apply_rule(&state, &to, status, &raw_query, &headers).await,
         None => (StatusCode::NOT_FOUND, "This page could not be found").into_response(),
     }
+}
+
+/// A redirect (with the request's query unless the target has its own) or a rewrite to a file
+/// answered with the rule's status.
+async fn apply_rule(
+    state: &SiteState,
+    to: &str,
+    status: u16,
+    raw_query: &str,
+    headers: &axum::http::HeaderMap,
+) -> Response {
+    if matches!(status, 301 | 302 | 303 | 307 | 308) {
+        let mut resp = Response::new(Body::empty());
+        *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::MOVED_PERMANENTLY);
+        let location = if to.contains('?') || raw_query.is_empty() {
+            to.to_string()
+        } else {
+            format!("{to}?{raw_query}")
+        };
+        if let Ok(v) = HeaderValue::from_str(&location) {
+            resp.headers_mut().insert(header::LOCATION, v);
+        }
+        return resp;
+    }
+    let mut resp = serve_file(&state.files, to, headers).await;
+    if resp.status() == StatusCode::OK {
+        *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+    }
+    resp
 }

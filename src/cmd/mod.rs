@@ -6,3 +6,4 @@ pub mod bench_api;
 pub mod build;
 pub mod dev;
 pub mod fixtures;
+pub mod serve;
