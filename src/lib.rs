@@ -2,5 +2,6 @@
 
 pub mod dev_errors;
 pub mod netlify;
+pub mod preview_route;
 pub mod rebuild;
 pub mod site_server;

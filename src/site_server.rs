@@ -67,15 +67,24 @@ pub fn router_over(files: SiteFiles, api_state: api::AppState) -> Router {
     router_with(files, Rules::RedirectsFile, api_state)
 }
 
-/// What `storefront serve` serves: netlify.toml's redirects and headers over the site files.
+/// What `storefront serve` serves: netlify.toml's redirects and headers over the site files, and
+/// the content preview route (rendered by the daemon, when there is one).
 pub fn production_router(
     files: SiteFiles,
     netlify: std::sync::Arc<crate::netlify::NetlifyConfig>,
     api_state: api::AppState,
+    daemon: Option<crate::rebuild::Daemon>,
 ) -> Router {
-    router_with(files, Rules::Netlify(netlify.clone()), api_state).layer(
-        axum::middleware::from_fn_with_state(netlify, crate::netlify::apply_headers),
-    )
+    let preview = crate::preview_route::router(crate::preview_route::PreviewState {
+        daemon,
+        staging_domain_suffix: api_state.config().staging_domain_suffix.clone(),
+    });
+    router_with(files, Rules::Netlify(netlify.clone()), api_state)
+        .merge(preview)
+        .layer(axum::middleware::from_fn_with_state(
+            netlify,
+            crate::netlify::apply_headers,
+        ))
 }
 
 pub fn router_with(files: SiteFiles, rules: Rules, api_state: api::AppState) -> Router {

@@ -112,7 +112,12 @@ async fn serve_applies_every_netlify_rule_and_header() {
     let site = built_sample();
     let config = Arc::new(config());
     let api_state = api::AppState::ephemeral(sample_export()).await.unwrap();
-    let app = production_router(SiteFiles::Dir(site.public()), config.clone(), api_state);
+    let app = production_router(
+        SiteFiles::Dir(site.public()),
+        config.clone(),
+        api_state,
+        None,
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });

@@ -10,6 +10,7 @@ pub mod error;
 pub mod json;
 pub mod misc;
 pub mod password;
+pub mod preview;
 pub mod security;
 pub mod session;
 pub mod stock;
@@ -65,6 +66,8 @@ pub struct Config {
     pub webhook_body_limit: usize,
     /// Bearer token for operator endpoints (rebuild status); `None` refuses them.
     pub admin_token: Option<String>,
+    /// Every content-hub staging host ends with this (preview domains are checked against it).
+    pub staging_domain_suffix: String,
 }
 
 impl Config {
@@ -88,6 +91,7 @@ impl Config {
             catalog_webhook_secret: None,
             webhook_body_limit: 256 * 1024,
             admin_token: None,
+            staging_domain_suffix: ".staging.bigcontent.io".into(),
         }
     }
 }
@@ -309,7 +313,8 @@ pub fn app(state: AppState) -> Router {
         .layer(tower_http::limit::RequestBodyLimitLayer::new(limit))
         // Server-to-server webhooks: their own body limit, authenticated by signature, not by
         // the browser-oriented CSRF rule.
-        .merge(webhooks::router(state))
+        .merge(webhooks::router(state.clone()))
+        .merge(preview::router().with_state(state))
         .layer(axum::middleware::from_fn(security::json_errors_for_limits))
         .layer(axum::middleware::from_fn(security::request_id))
 }

@@ -10,6 +10,7 @@ pub mod fixtures;
 pub mod load;
 pub mod output;
 pub mod plan;
+pub mod preview;
 pub mod redirects;
 pub mod render;
 pub mod seo;

@@ -69,7 +69,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .context("starting the API")?;
         let _catalog_watcher = api_state.spawn_watcher();
         api_state.webhooks().attach(Arc::new(daemon.clone()));
-        let app = production_router(SiteFiles::View(daemon.view()), netlify, api_state.clone());
+        let app = production_router(
+            SiteFiles::View(daemon.view()),
+            netlify,
+            api_state.clone(),
+            Some(daemon.clone()),
+        );
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("binding {}", args.addr))?;

@@ -79,6 +79,12 @@ enum Msg {
     Reload {
         received: Instant,
     },
+    /// Render one content item from a staging host; answered on `reply`, never batched.
+    Preview {
+        domain: String,
+        id: String,
+        reply: mpsc::Sender<Result<Option<String>, String>>,
+    },
 }
 
 /// The handle servers keep: submit changes, read the view and the status.
@@ -172,6 +178,22 @@ impl Daemon {
         });
     }
 
+    /// Renders content item `id` as `staging_domain` serves it (see `Worker::preview`). Blocks
+    /// until the worker answers, so call it off the async runtime.
+    pub fn preview(&self, staging_domain: &str, id: &str) -> Result<Option<String>, String> {
+        let (reply, answer) = mpsc::channel();
+        self.tx
+            .send(Msg::Preview {
+                domain: staging_domain.to_string(),
+                id: id.to_string(),
+                reply,
+            })
+            .map_err(|_| "the rebuild daemon has stopped".to_string())?;
+        answer
+            .recv()
+            .map_err(|_| "the rebuild daemon has stopped".to_string())?
+    }
+
     /// The last rebuilds, newest first.
     pub fn history(&self) -> Vec<RebuildStatus> {
         self.history
@@ -224,6 +246,7 @@ impl Batch {
                 self.reload = true;
                 self.first_received = self.first_received.min(received);
             }
+            Msg::Preview { .. } => unreachable!("previews are answered before batching"),
         }
     }
 }
@@ -247,6 +270,13 @@ impl Worker {
                     Err(_) => return,
                 }
             };
+            let first = match first {
+                Msg::Preview { domain, id, reply } => {
+                    let _ = reply.send(self.preview(&domain, &id));
+                    continue;
+                }
+                other => other,
+            };
             let mut batch = Batch {
                 changes: BTreeSet::new(),
                 reload: false,
@@ -257,6 +287,9 @@ impl Worker {
             let opened = Instant::now();
             while let Some(left) = self.timing.max_batch.checked_sub(opened.elapsed()) {
                 match rx.recv_timeout(left.min(self.timing.quiet)) {
+                    Ok(Msg::Preview { domain, id, reply }) => {
+                        let _ = reply.send(self.preview(&domain, &id));
+                    }
                     Ok(m) => batch.add(m),
                     Err(_) => break,
                 }
@@ -459,6 +492,35 @@ impl Worker {
             self.bundles = b;
         }
         Ok(())
+    }
+
+    /// The page showing content item `id` as the staging host serves it, rendered on demand from
+    /// the in-memory model with that item swapped in; `None` when the item does not exist.
+    fn preview(&self, domain: &str, id: &str) -> Result<Option<String>, String> {
+        let Some(item) = self
+            .source
+            .preview_item(domain, id)
+            .map_err(|e| errors_text(&e))?
+        else {
+            return Ok(None);
+        };
+        let key = item
+            .pointer("/_meta/deliveryKey")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let url = generator::preview::url_for_delivery_key(&key).ok_or_else(|| {
+            format!("content item {id}: _meta.deliveryKey: {key:?} has no market prefix")
+        })?;
+        let mut fresh = Fresh::default();
+        fresh.content.insert(id.to_string(), Some(item));
+        let inputs = self
+            .model
+            .apply(&fresh)
+            .and_then(|m| m.inputs())
+            .map_err(|e| errors_text(&e))?;
+        generator::preview::render_url(&inputs, &self.templates, &self.bundles, &url)
+            .map_err(|e| errors_text(&e))
     }
 
     /// Folds overlays into a full generation, unless new deliveries are waiting.

@@ -30,8 +30,14 @@ pub trait FreshSource: Send + Sync {
     /// Stock records of each product's variants.
     fn inventory(&self, product_ids: &[u64]) -> Result<BTreeMap<u64, Vec<Value>>, FetchError>;
     fn categories(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<Value>>, FetchError>;
-    /// Content items by id (`_meta.deliveryId`), with the name of the file they live in.
+    /// Published content items by id (`_meta.deliveryId`).
     fn content(&self, ids: &[String]) -> Result<BTreeMap<String, Option<Value>>, FetchError>;
+    /// A content item as the staging host `staging_domain` serves it (unpublished edits, at the
+    /// preview time). A source without staging access answers with the published item.
+    fn preview_item(&self, staging_domain: &str, id: &str) -> Result<Option<Value>, FetchError> {
+        let _ = staging_domain;
+        Ok(self.content(&[id.to_string()])?.remove(id).flatten())
+    }
 }
 
 /// Reads `{"data": [...]}` from an export file as JSON values.
