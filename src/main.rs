@@ -31,6 +31,8 @@ enum Command {
     Serve(cmd::serve::Args),
     /// Serve the commerce API (or, with --import, import the catalog export and exit).
     Api(cmd::api::Args),
+    /// Measure webhook-to-live time under the rebuild daemon on a synthetic catalog.
+    BenchWebhook(cmd::bench_webhook::Args),
     /// Load-test the API (release build, SQLite, loopback) and report throughput and latency.
     BenchApi(cmd::bench_api::Args),
 }
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => cmd::serve::run(args),
         Command::Api(args) => cmd::api::run(args),
         Command::BenchApi(args) => cmd::bench_api::run(args),
+        Command::BenchWebhook(args) => cmd::bench_webhook::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

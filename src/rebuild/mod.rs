@@ -69,6 +69,8 @@ pub struct RebuildStatus {
     pub stale: Vec<Change>,
     /// From the first delivery's receipt until the new files were served.
     pub receipt_to_live_ms: u64,
+    /// Where the time went: fetch, model (apply + validate), then the build's phases.
+    pub phases_ms: Vec<(String, f64)>,
 }
 
 enum Msg {
@@ -432,6 +434,7 @@ impl Worker {
             deleted: 0,
             stale: Vec::new(),
             receipt_to_live_ms: 0,
+            phases_ms: Vec::new(),
         };
         match self.try_rebuild(batch, &mut status) {
             Ok(()) => status.ok = true,
@@ -446,6 +449,13 @@ impl Worker {
     }
 
     fn try_rebuild(&mut self, batch: &Batch, status: &mut RebuildStatus) -> Result<(), String> {
+        let mut mark = Instant::now();
+        let mut lap = |status: &mut RebuildStatus, name: &str| {
+            status
+                .phases_ms
+                .push((name.to_string(), mark.elapsed().as_secs_f64() * 1000.0));
+            mark = Instant::now();
+        };
         let (next, templates, bundles) = if batch.reload {
             let (_, templates, bundles) =
                 generator::build::load(&self.opts).map_err(|e| errors_text(&e))?;
@@ -454,6 +464,7 @@ impl Worker {
         } else {
             let (fresh, stale) = self.fetch(&batch.changes)?;
             status.stale = stale.into_iter().collect();
+            lap(status, "fetch");
             (
                 self.model.apply(&fresh).map_err(|e| errors_text(&e))?,
                 None,
@@ -461,6 +472,7 @@ impl Worker {
             )
         };
         let inputs = next.inputs().map_err(|e| errors_text(&e))?;
+        lap(status, "model");
         let report = generator::build_loaded_as(
             &self.opts,
             &inputs,
@@ -469,6 +481,12 @@ impl Worker {
             Publish::Overlay,
         )
         .map_err(|e| errors_text(&e))?;
+        status.phases_ms.extend(
+            report
+                .phases
+                .iter()
+                .map(|(name, d)| (name.to_string(), d.as_secs_f64() * 1000.0)),
+        );
         status.written = report.written.len();
         status.deleted = report.deleted.len();
         let dirs = dirs_of(&self.opts);
