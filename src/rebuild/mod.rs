@@ -19,6 +19,7 @@ use model::{Fresh, SourceModel};
 use serde::Serialize;
 use source::FreshSource;
 use std::collections::{BTreeSet, VecDeque};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, RwLock};
@@ -80,6 +81,8 @@ enum Msg {
     },
     Reload {
         received: Instant,
+        /// The files that changed; only content files means only content is re-read.
+        paths: Vec<PathBuf>,
     },
     /// Render one content item from a staging host; answered on `reply`, never batched.
     Preview {
@@ -172,11 +175,13 @@ impl Daemon {
         self.view.clone()
     }
 
-    /// Dev: something on disk changed; reload everything from the export and templates.
-    pub fn reload(&self) {
+    /// Dev: files on disk changed. Content files alone are diffed into content changes; anything
+    /// else (catalog, templates, bundles) reloads everything.
+    pub fn files_changed(&self, paths: Vec<PathBuf>) {
         self.pending.fetch_add(1, Ordering::SeqCst);
         let _ = self.tx.send(Msg::Reload {
             received: Instant::now(),
+            paths,
         });
     }
 
@@ -232,6 +237,7 @@ fn dirs_of(opts: &BuildOptions) -> OutputDirs {
 struct Batch {
     changes: BTreeSet<Change>,
     reload: bool,
+    paths: Vec<PathBuf>,
     deliveries: usize,
     first_received: Instant,
 }
@@ -244,8 +250,9 @@ impl Batch {
                 self.changes.extend(changes);
                 self.first_received = self.first_received.min(received);
             }
-            Msg::Reload { received } => {
+            Msg::Reload { received, paths } => {
                 self.reload = true;
+                self.paths.extend(paths);
                 self.first_received = self.first_received.min(received);
             }
             Msg::Preview { .. } => unreachable!("previews are answered before batching"),
@@ -282,6 +289,7 @@ impl Worker {
             let mut batch = Batch {
                 changes: BTreeSet::new(),
                 reload: false,
+                paths: Vec::new(),
                 deliveries: 0,
                 first_received: Instant::now(),
             };
@@ -456,7 +464,23 @@ impl Worker {
                 .push((name.to_string(), mark.elapsed().as_secs_f64() * 1000.0));
             mark = Instant::now();
         };
-        let (next, templates, bundles) = if batch.reload {
+        let content_dir = std::fs::canonicalize(self.opts.export_dir.join("content"))
+            .unwrap_or_else(|_| self.opts.export_dir.join("content"));
+        let content_only = batch.changes.is_empty()
+            && !batch.paths.is_empty()
+            && batch.paths.iter().all(|p| p.starts_with(&content_dir));
+        let (next, templates, bundles) = if batch.reload && content_only {
+            let items =
+                source::read_content_items(&self.opts.export_dir).map_err(|e| errors_text(&e))?;
+            let fresh = self.model.content_diff(items);
+            status.changes = fresh.content.keys().cloned().map(Change::Content).collect();
+            lap(status, "read content");
+            (
+                self.model.apply(&fresh).map_err(|e| errors_text(&e))?,
+                None,
+                None,
+            )
+        } else if batch.reload {
             let (_, templates, bundles) =
                 generator::build::load(&self.opts).map_err(|e| errors_text(&e))?;
             let model = SourceModel::read(&self.opts.export_dir).map_err(|e| errors_text(&e))?;

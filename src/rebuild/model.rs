@@ -228,6 +228,28 @@ impl SourceModel {
         out
     }
 
+    /// The content items of `items` (as read from the export) that differ from the model's, and
+    /// the model's items that are gone, as fresh data to apply.
+    pub fn content_diff(&self, items: Vec<(String, Value)>) -> Fresh {
+        let mut fresh = Fresh::default();
+        let mut seen = BTreeSet::new();
+        for (_, item) in items {
+            let Some(id) = delivery_id(&item).map(str::to_string) else {
+                continue;
+            };
+            seen.insert(id.clone());
+            if self.fingerprints.get(&Change::Content(id.clone())) != Some(&fingerprint([&item])) {
+                fresh.content.insert(id, Some(item));
+            }
+        }
+        for (_, item) in &self.content {
+            if let Some(id) = delivery_id(item).filter(|id| !seen.contains(*id)) {
+                fresh.content.insert(id.to_string(), None);
+            }
+        }
+        fresh
+    }
+
     /// A new model with the fresh items applied; `self` is left as it was.
     pub fn apply(&self, fresh: &Fresh) -> Result<SourceModel, LoadErrors> {
         let mut next = self.clone();
