@@ -360,33 +360,32 @@ pub fn build_loaded_as(
     let written: Vec<String> = results?.into_iter().flatten().collect();
     phases.mark("render and write");
     let name = generation.name.clone();
-    if let (true, Some((previous_manifest, _))) = (overlay, &previous) {
-        report.layer = Some(generation.publish_overlay(&dirs, previous_manifest, new_files)?);
-        phases.mark("publish");
-        report.elapsed = started.elapsed();
-        report.unchanged = planned.len() - written.len();
-        report.written = written;
-        report.deleted = deleted;
-        report.generation = Some(name);
-        report.phases = phases.done();
-        // Superseded layers are pruned by the daemon, which knows which views are still served.
-        return Ok(report);
+    match (overlay, &previous) {
+        (true, Some((previous_manifest, _))) => {
+            report.layer = Some(generation.publish_overlay(&dirs, previous_manifest, new_files)?);
+            phases.mark("publish");
+            // Superseded layers are pruned by the daemon, which knows which views are served.
+            report.elapsed = started.elapsed();
+        }
+        _ => {
+            generation.publish(&dirs, &new_manifest(&name, new_files))?;
+            phases.mark("publish");
+            // The new site is live now; removing superseded generations is cleanup, timed on
+            // its own.
+            report.elapsed = started.elapsed();
+            let keep_previous = live
+                .as_ref()
+                .and_then(|l| l.base.file_name())
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            dirs.prune(&[name.as_str(), keep_previous.as_str()]);
+            phases.mark("prune old generations");
+        }
     }
-    generation.publish(&dirs, &new_manifest(&name, new_files))?;
-    phases.mark("publish");
-    // The new site is live now; removing superseded generations is cleanup, timed on its own.
-    report.elapsed = started.elapsed();
-    let keep_previous = live
-        .as_ref()
-        .and_then(|l| l.base.file_name())
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    dirs.prune(&[name.as_str(), keep_previous.as_str()]);
     report.unchanged = planned.len() - written.len();
     report.written = written;
     report.deleted = deleted;
     report.generation = Some(name);
-    phases.mark("prune old generations");
     report.phases = phases.done();
     Ok(report)
 }

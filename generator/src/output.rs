@@ -241,7 +241,10 @@ impl NewGeneration {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis())
             .unwrap_or(0);
-        let name = format!("gen-{millis}-{}", std::process::id());
+        // Two generations can start in the same millisecond (a daemon's rebuilds, compaction).
+        static SEQUENCE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let seq = SEQUENCE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("gen-{millis}-{}-{seq}", std::process::id());
         let dir = gens.join(&name);
         let tmp_dir = gens.join(format!("{name}.tmp"));
         std::fs::create_dir_all(&tmp_dir).map_err(io_err(&tmp_dir, "create directory"))?;
@@ -431,5 +434,81 @@ mod tests {
             );
         }
         generation.write("a/b.html", b"ok").unwrap();
+    }
+
+    fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn overlays_are_served_through_the_view_and_compacted_into_a_full_generation() {
+        let dir = tempfile::tempdir().unwrap();
+        let dirs = OutputDirs {
+            public: dir.path().join("public"),
+            cache: dir.path().join("cache"),
+        };
+        let base = NewGeneration::create(&dirs).unwrap();
+        base.write("a.html", b"a1").unwrap();
+        base.write("b.html", b"b1").unwrap();
+        let base_name = base.name.clone();
+        base.publish(
+            &dirs,
+            &new_manifest(&base_name, files(&[("a.html", "1"), ("b.html", "1")])),
+        )
+        .unwrap();
+        let view = LiveView::load(&dirs).unwrap();
+        let public_before = std::fs::read_link(&dirs.public).unwrap();
+
+        // Overlay: a.html changed, b.html deleted, c.html added. `public` is untouched.
+        let (manifest, _) = dirs.previous().unwrap();
+        let layer = NewGeneration::create(&dirs).unwrap();
+        layer.write("a.html", b"a2").unwrap();
+        layer.write("c.html", b"c2").unwrap();
+        let layer_dir = layer
+            .publish_overlay(&dirs, &manifest, files(&[("a.html", "2"), ("c.html", "2")]))
+            .unwrap();
+        assert_eq!(std::fs::read_link(&dirs.public).unwrap(), public_before);
+        let view = view.with_layer(
+            layer_dir,
+            &["a.html".into(), "c.html".into()],
+            &["b.html".into()],
+        );
+        let read = |v: &LiveView, rel: &str| {
+            v.dir_of(rel)
+                .map(|d| std::fs::read_to_string(d.join(rel)).unwrap())
+        };
+        assert_eq!(read(&view, "a.html").as_deref(), Some("a2"));
+        assert_eq!(read(&view, "b.html"), None, "deleted in the overlay");
+        assert_eq!(read(&view, "c.html").as_deref(), Some("c2"));
+        // A restarted daemon sees the same tree from the manifest.
+        let reloaded = LiveView::load(&dirs).unwrap();
+        assert_eq!(reloaded.layer_count(), 1);
+        assert_eq!(read(&reloaded, "a.html").as_deref(), Some("a2"));
+        assert_eq!(read(&reloaded, "b.html"), None);
+
+        // An interrupted compaction leaves nothing behind; a finished one flips `public`.
+        assert!(matches!(
+            compact(&dirs, &|| true),
+            Err(CompactError::Interrupted)
+        ));
+        assert_eq!(std::fs::read_link(&dirs.public).unwrap(), public_before);
+        let name = compact(&dirs, &|| false).unwrap();
+        let live = dirs.live_generation().unwrap();
+        assert!(live.ends_with(&name));
+        assert_eq!(std::fs::read_to_string(live.join("a.html")).unwrap(), "a2");
+        assert_eq!(std::fs::read_to_string(live.join("c.html")).unwrap(), "c2");
+        assert!(!live.join("b.html").exists());
+        let (manifest, _) = dirs.previous().unwrap();
+        assert!(manifest.layers.is_empty());
+        prune_except(&dirs, &view.generation_names());
+        assert!(
+            dirs.generations().join(&base_name).is_dir(),
+            "still served by the old view"
+        );
+        prune_except(&dirs, &[]);
+        assert!(!dirs.generations().join(&base_name).exists());
     }
 }
