@@ -334,7 +334,8 @@ async fn a_burst_of_one_hundred_deliveries_makes_one_rebuild() {
         assert_eq!(s.await.unwrap(), 202);
     }
     wait_for_rebuilds(&h.daemon, 1).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Long enough for a second rebuild to show if the burst had been split.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
     let history = h.daemon.history();
     assert_eq!(history.len(), 1, "{history:?}");
     assert_eq!(history[0].deliveries, 100);

@@ -33,6 +33,8 @@ pub type SharedView = Arc<RwLock<Arc<LiveView>>>;
 pub struct Timing {
     /// A batch closes after this long without a new delivery...
     pub quiet: Duration,
+    /// ...or, once it holds two or more deliveries (a burst, which tends to go on), this long...
+    pub burst_quiet: Duration,
     /// ...or this long after its first delivery, whichever comes first.
     pub max_batch: Duration,
     /// Waits before refetching items the source still served in their old version.
@@ -45,6 +47,7 @@ impl Default for Timing {
     fn default() -> Self {
         Timing {
             quiet: Duration::from_millis(60),
+            burst_quiet: Duration::from_millis(300),
             max_batch: Duration::from_secs(1),
             stale_retries: [100, 200, 400, 800].map(Duration::from_millis).to_vec(),
             compact_after: Duration::from_secs(5),
@@ -296,7 +299,12 @@ impl Worker {
             batch.add(first);
             let opened = Instant::now();
             while let Some(left) = self.timing.max_batch.checked_sub(opened.elapsed()) {
-                match rx.recv_timeout(left.min(self.timing.quiet)) {
+                let quiet = if batch.deliveries > 1 {
+                    self.timing.burst_quiet
+                } else {
+                    self.timing.quiet
+                };
+                match rx.recv_timeout(left.min(quiet)) {
                     Ok(Msg::Preview { domain, id, reply }) => {
                         let _ = reply.send(self.preview(&domain, &id));
                     }
