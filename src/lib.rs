@@ -1,4 +1,7 @@
 //! The storefront application crate: the local servers shared by `storefront dev` and the tests.
 
 pub mod dev_errors;
+pub mod netlify;
+pub mod preview_route;
+pub mod rebuild;
 pub mod site_server;

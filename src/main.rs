@@ -26,10 +26,15 @@ enum Command {
     Fixtures(cmd::fixtures::Args),
     /// Measure build performance on synthetic catalogs.
     Bench(cmd::bench::Args),
+    /// Serve the site like production (netlify.toml's rules and headers), the API and the
+    /// webhook-driven rebuilds.
+    Serve(cmd::serve::Args),
     /// Serve the commerce API (or, with --import, import the catalog export and exit).
     Api(cmd::api::Args),
     /// Fetch the catalog and the content from the source APIs into content-cache/export.
     Import(cmd::import::Args),
+    /// Measure webhook-to-live time under the rebuild daemon on a synthetic catalog.
+    BenchWebhook(cmd::bench_webhook::Args),
     /// Load-test the API (release build, SQLite, loopback) and report throughput and latency.
     BenchApi(cmd::bench_api::Args),
     /// Measure the search index build and the search and listing endpoints on a synthetic catalog.
@@ -43,10 +48,12 @@ fn main() -> ExitCode {
         Command::Dev(args) => cmd::dev::run(args),
         Command::Fixtures(args) => cmd::fixtures::run(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
         Command::Api(args) => cmd::api::run(args),
         Command::BenchApi(args) => cmd::bench_api::run(args),
         Command::Import(args) => cmd::import::run(args),
         Command::BenchSearch(args) => cmd::bench_search::run(args),
+        Command::BenchWebhook(args) => cmd::bench_webhook::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! Serves a built site the way the static host does: files and directory index pages, then the
 //! `_redirects` rules (legacy routes, client-side screens, per-market 404 pages), with the API
-//! nested at /api on the same origin.
+//! nested at /api on the same origin. The files come from a directory (`public/`) or, under the
+//! rebuild daemon, from its `LiveView` (generation overlays swapped with one pointer flip).
 
 use axum::Router;
 use axum::body::Body;
@@ -8,24 +9,99 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use generator::redirects;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
 
+/// Where the site's files are read from.
+#[derive(Clone)]
+pub enum SiteFiles {
+    /// A directory, e.g. the `public` symlink.
+    Dir(PathBuf),
+    /// The rebuild daemon's current view.
+    View(crate::rebuild::SharedView),
+}
+
+impl SiteFiles {
+    /// The directory that holds `path` (URL path, leading slash), if the site has it.
+    fn root_for(&self, path: &str) -> Option<PathBuf> {
+        match self {
+            SiteFiles::Dir(dir) => Some(dir.clone()),
+            SiteFiles::View(view) => {
+                let view = view.read().unwrap_or_else(|e| e.into_inner()).clone();
+                view.dir_of(path.trim_start_matches('/'))
+                    .map(Path::to_path_buf)
+            }
+        }
+    }
+
+    /// A small site file (the redirect rules), read whole.
+    pub fn read(&self, rel: &str) -> Option<Vec<u8>> {
+        let root = self.root_for(&format!("/{rel}"))?;
+        std::fs::read(root.join(rel)).ok()
+    }
+}
+
+/// Which route rules apply when no file matches.
+#[derive(Clone)]
+pub enum Rules {
+    /// The build's `_redirects` file (what `storefront dev` serves).
+    RedirectsFile,
+    /// netlify.toml's redirects, as production applies them (`storefront serve`).
+    Netlify(std::sync::Arc<crate::netlify::NetlifyConfig>),
+}
+
 #[derive(Clone)]
 pub struct SiteState {
-    pub public: PathBuf,
+    pub files: SiteFiles,
+    pub rules: Rules,
 }
 
 /// The site with the API mounted at /api.
 pub fn router(public: PathBuf, api_state: api::AppState) -> Router {
+    router_over(SiteFiles::Dir(public), api_state)
+}
+
+/// The site from any file source, with the API mounted at /api.
+pub fn router_over(files: SiteFiles, api_state: api::AppState) -> Router {
+    router_with(files, Rules::RedirectsFile, api_state)
+}
+
+/// What `storefront serve` serves: netlify.toml's redirects and headers over the site files, and
+/// the content preview route (rendered by the daemon, when there is one).
+pub fn production_router(
+    files: SiteFiles,
+    netlify: std::sync::Arc<crate::netlify::NetlifyConfig>,
+    api_state: api::AppState,
+    daemon: Option<crate::rebuild::Daemon>,
+) -> Router {
+    let preview = crate::preview_route::router(crate::preview_route::PreviewState {
+        daemon,
+        staging_domain_suffix: api_state.config().staging_domain_suffix.clone(),
+    });
+    router_with(files, Rules::Netlify(netlify.clone()), api_state)
+        .merge(preview)
+        .layer(axum::middleware::from_fn_with_state(
+            netlify,
+            crate::netlify::apply_headers,
+        ))
+}
+
+pub fn router_with(files: SiteFiles, rules: Rules, api_state: api::AppState) -> Router {
     Router::new()
         .fallback(serve_site)
-        .with_state(SiteState { public })
+        .with_state(SiteState { files, rules })
         .nest("/api", api::app(api_state))
 }
 
-async fn serve_file(public: &PathBuf, path: &str, req_headers: &axum::http::HeaderMap) -> Response {
+async fn serve_file(
+    files: &SiteFiles,
+    path: &str,
+    req_headers: &axum::http::HeaderMap,
+) -> Response {
+    let Some(public) = files.root_for(path) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
     let Ok(uri) = path.parse::<Uri>() else {
         return StatusCode::BAD_REQUEST.into_response();
     };
@@ -43,7 +119,7 @@ async fn serve_file(public: &PathBuf, path: &str, req_headers: &axum::http::Head
             req.headers_mut().insert(name, v.clone());
         }
     }
-    match ServeDir::new(public)
+    match ServeDir::new(&public)
         .append_index_html_on_directories(false)
         .oneshot(req)
         .await
@@ -53,47 +129,76 @@ async fn serve_file(public: &PathBuf, path: &str, req_headers: &axum::http::Head
     }
 }
 
-/// Files first, then `path/index.html`, then the first matching redirect rule.
+/// Files first, then `path/index.html`, then the first matching redirect rule. Under netlify.toml
+/// a forced rule applies before the files, as on Netlify.
 pub async fn serve_site(State(state): State<SiteState>, req: Request) -> Response {
     let path = req.uri().path().to_string();
-    let query = req
-        .uri()
-        .query()
-        .map(|q| format!("?{q}"))
-        .unwrap_or_default();
+    let raw_query = req.uri().query().unwrap_or_default().to_string();
     let headers = req.headers().clone();
+    if let Rules::Netlify(config) = &state.rules
+        && let Some(r) = config.resolve(&path, &raw_query, true)
+        && !r.to.starts_with(crate::netlify::API_ORIGIN)
+    {
+        return apply_rule(&state, &r.to, r.status, &raw_query, &headers).await;
+    }
     if !path.ends_with('/') || path == "/" {
-        let resp = serve_file(&state.public, &path, &headers).await;
+        let resp = serve_file(&state.files, &path, &headers).await;
         if resp.status() != StatusCode::NOT_FOUND {
             return resp;
         }
     }
     let index = format!("{}/index.html", path.trim_end_matches('/'));
-    let resp = serve_file(&state.public, &index, &headers).await;
+    let resp = serve_file(&state.files, &index, &headers).await;
     if resp.status() != StatusCode::NOT_FOUND {
         return resp;
     }
-    let rules = std::fs::read_to_string(state.public.join("_redirects"))
-        .ok()
-        .and_then(|t| redirects::parse(&t).ok())
-        .unwrap_or_default();
-    match redirects::resolve(&rules, path.trim_end_matches('/')) {
-        Some((to, status @ (301 | 302 | 307 | 308))) => {
-            let mut resp = Response::new(Body::empty());
-            *resp.status_mut() =
-                StatusCode::from_u16(status).unwrap_or(StatusCode::MOVED_PERMANENTLY);
-            if let Ok(v) = HeaderValue::from_str(&format!("{to}{query}")) {
-                resp.headers_mut().insert(header::LOCATION, v);
-            }
-            resp
+    let resolved = match &state.rules {
+        Rules::RedirectsFile => {
+            let rules = state
+                .files
+                .read("_redirects")
+                .and_then(|t| String::from_utf8(t).ok())
+                .and_then(|t| redirects::parse(&t).ok())
+                .unwrap_or_default();
+            redirects::resolve(&rules, path.trim_end_matches('/'))
         }
-        Some((to, status)) => {
-            let mut resp = serve_file(&state.public, &to, &headers).await;
-            if resp.status() == StatusCode::OK {
-                *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
-            }
-            resp
-        }
+        Rules::Netlify(config) => config
+            .resolve(path.trim_end_matches('/'), &raw_query, false)
+            // Proxy rules point at the API, which this server mounts itself.
+            .filter(|r| !r.to.starts_with(crate::netlify::API_ORIGIN))
+            .map(|r| (r.to, r.status)),
+    };
+    match resolved {
+        Some((to, status)) => apply_rule(&state, &to, status, &raw_query, &headers).await,
         None => (StatusCode::NOT_FOUND, "This page could not be found").into_response(),
     }
+}
+
+/// A redirect (with the request's query unless the target has its own) or a rewrite to a file
+/// answered with the rule's status.
+async fn apply_rule(
+    state: &SiteState,
+    to: &str,
+    status: u16,
+    raw_query: &str,
+    headers: &axum::http::HeaderMap,
+) -> Response {
+    if matches!(status, 301 | 302 | 303 | 307 | 308) {
+        let mut resp = Response::new(Body::empty());
+        *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::MOVED_PERMANENTLY);
+        let location = if to.contains('?') || raw_query.is_empty() {
+            to.to_string()
+        } else {
+            format!("{to}?{raw_query}")
+        };
+        if let Ok(v) = HeaderValue::from_str(&location) {
+            resp.headers_mut().insert(header::LOCATION, v);
+        }
+        return resp;
+    }
+    let mut resp = serve_file(&state.files, to, headers).await;
+    if resp.status() == StatusCode::OK {
+        *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+    }
+    resp
 }

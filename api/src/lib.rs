@@ -11,10 +11,12 @@ pub mod json;
 pub mod misc;
 pub mod password;
 pub mod search;
+pub mod preview;
 pub mod security;
 pub mod session;
 pub mod stock;
 pub mod store;
+pub mod webhooks;
 pub mod wishlist;
 
 use axum::Router;
@@ -59,6 +61,16 @@ pub struct Config {
     pub login_window_secs: i64,
     /// The generator's search index root (`{cache}/search`): one symlinked generation per market.
     pub search_dir: PathBuf,
+    /// Shared secret of the content hub's webhook (HMAC key); `None` refuses every delivery.
+    pub content_webhook_secret: Option<String>,
+    /// Secret header value of the commerce platform's webhooks; `None` refuses every delivery.
+    pub catalog_webhook_secret: Option<String>,
+    /// Largest webhook body, in bytes (the content hub's payloads reach 200 KB).
+    pub webhook_body_limit: usize,
+    /// Bearer token for operator endpoints (rebuild status); `None` refuses them.
+    pub admin_token: Option<String>,
+    /// Every content-hub staging host ends with this (preview domains are checked against it).
+    pub staging_domain_suffix: String,
 }
 
 impl Config {
@@ -79,6 +91,11 @@ impl Config {
             login_limit_per_ip: 50,
             login_window_secs: 900,
             search_dir: PathBuf::from("content-cache/search"),
+            content_webhook_secret: None,
+            catalog_webhook_secret: None,
+            webhook_body_limit: 256 * 1024,
+            admin_token: None,
+            staging_domain_suffix: ".staging.bigcontent.io".into(),
         }
     }
 }
@@ -98,6 +115,7 @@ struct Inner {
     search: search::SearchService,
     /// Seconds added to the wall clock; tests move time forward to expire tokens.
     clock_offset: AtomicI64,
+    webhooks: webhooks::Webhooks,
     /// Keeps a throwaway database directory alive as long as the state (`ephemeral`).
     _scratch: Option<tempfile::TempDir>,
 }
@@ -124,6 +142,7 @@ impl AppState {
                 limiter: security::Limiter::default(),
                 hasher: password::Hasher::new(),
                 clock_offset: AtomicI64::new(0),
+                webhooks: webhooks::Webhooks::default(),
                 _scratch: None,
             }),
         })
@@ -244,6 +263,10 @@ impl AppState {
         })
     }
 
+    pub fn webhooks(&self) -> &webhooks::Webhooks {
+        &self.inner.webhooks
+    }
+
     pub fn hasher(&self) -> &password::Hasher {
         &self.inner.hasher
     }
@@ -305,7 +328,7 @@ pub fn app(state: AppState) -> Router {
                 "No such endpoint",
             )
         })
-        .with_state(state)
+        .with_state(state.clone())
         .layer(axum::middleware::from_fn_with_state(
             trusted,
             security::csrf,
@@ -314,6 +337,10 @@ pub fn app(state: AppState) -> Router {
         // refuses an honest Content-Length before any byte is read.
         .layer(DefaultBodyLimit::max(limit))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(limit))
+        // Server-to-server webhooks: their own body limit, authenticated by signature, not by
+        // the browser-oriented CSRF rule.
+        .merge(webhooks::router(state.clone()))
+        .merge(preview::router().with_state(state))
         .layer(axum::middleware::from_fn(security::json_errors_for_limits))
         .layer(axum::middleware::from_fn(security::request_id))
 }

@@ -5,7 +5,7 @@ use crate::bundles::{BundleError, Bundles};
 use crate::context::Shared;
 use crate::input_digest;
 use crate::load::{Inputs, load_export};
-use crate::output::{IoError, NewGeneration, OutputDirs, hex, io_err, new_manifest};
+use crate::output::{IoError, NewGeneration, OutputDirs, Publish, hex, io_err, new_manifest};
 use crate::plan::{Page, PlanInputs, plan};
 use crate::render::{TemplateError, Templates};
 use crate::seo;
@@ -61,6 +61,8 @@ pub struct BuildReport {
     pub generation: Option<String>,
     /// What the search-index phase did per market.
     pub search: Vec<search::MarketUpdate>,
+    /// For an overlay publish: the layer directory now holding `written`.
+    pub layer: Option<PathBuf>,
 }
 
 impl BuildReport {
@@ -222,12 +224,24 @@ fn unchanged_inputs_report(dirs: &OutputDirs, elapsed: Duration) -> BuildReport 
     }
 }
 
-/// Builds from already-loaded inputs (daemons keep them in memory between rebuilds).
+/// Builds from already-loaded inputs and publishes a full generation.
 pub fn build_loaded(
     opts: &BuildOptions,
     inputs: &Inputs,
     templates: &Templates,
     bundles: &Bundles,
+) -> Result<BuildReport, BuildError> {
+    build_loaded_as(opts, inputs, templates, bundles, Publish::Full)
+}
+
+/// Builds from already-loaded inputs (daemons keep them in memory between rebuilds), publishing
+/// a full generation or, for daemons, an overlay of the changed files only (see output.rs).
+pub fn build_loaded_as(
+    opts: &BuildOptions,
+    inputs: &Inputs,
+    templates: &Templates,
+    bundles: &Bundles,
+    publish: Publish,
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     let mut phases = Phases::new();
@@ -335,6 +349,8 @@ pub fn build_loaded(
 
     let generation = NewGeneration::create(&dirs)?;
     let live = previous.as_ref().map(|(_, live)| live.clone());
+    // An overlay needs a complete tree underneath; without one this build is a full one.
+    let overlay = publish == Publish::Overlay && live.is_some();
     let bar = if opts.progress {
         let bar = ProgressBar::new(planned.len() as u64);
         bar.set_style(
@@ -350,7 +366,9 @@ pub fn build_loaded(
         .progress_with(bar.clone())
         .map(|p| {
             if let (true, Some(live)) = (unchanged(p), &live) {
-                generation.link_from(&p.path, live)?;
+                if !overlay {
+                    generation.link_from(&p.path, live)?;
+                }
                 return Ok(None);
             }
             match &p.source {
@@ -381,21 +399,32 @@ pub fn build_loaded(
     report.search = crate::search_index::update(&opts.cache_dir, catalog, content, &site)?;
     phases.mark("search index");
     let name = generation.name.clone();
-    generation.publish(&dirs, &new_manifest(&name, new_files))?;
-    phases.mark("publish");
-    // The new site is live now; removing superseded generations is cleanup, timed on its own.
-    report.elapsed = started.elapsed();
-    let keep_previous = live
-        .as_ref()
-        .and_then(|l| l.file_name())
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    dirs.prune(&[name.as_str(), keep_previous.as_str()]);
+    match (overlay, &previous) {
+        (true, Some((previous_manifest, _))) => {
+            report.layer = Some(generation.publish_overlay(&dirs, previous_manifest, new_files)?);
+            phases.mark("publish");
+            // Superseded layers are pruned by the daemon, which knows which views are served.
+            report.elapsed = started.elapsed();
+        }
+        _ => {
+            generation.publish(&dirs, &new_manifest(&name, new_files))?;
+            phases.mark("publish");
+            // The new site is live now; removing superseded generations is cleanup, timed on
+            // its own.
+            report.elapsed = started.elapsed();
+            let keep_previous = live
+                .as_ref()
+                .and_then(|l| l.base.file_name())
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            dirs.prune(&[name.as_str(), keep_previous.as_str()]);
+            phases.mark("prune old generations");
+        }
+    }
     report.unchanged = planned.len() - written.len();
     report.written = written;
     report.deleted = deleted;
     report.generation = Some(name);
-    phases.mark("prune old generations");
     report.phases = phases.done();
     Ok(report)
 }

@@ -11,10 +11,12 @@ pub mod input_digest;
 pub mod load;
 pub mod output;
 pub mod plan;
+pub mod preview;
 pub mod redirects;
 pub mod render;
 pub mod search_index;
 pub mod seo;
 pub mod site;
 
-pub use build::{BuildError, BuildOptions, BuildReport, build};
+pub use build::{BuildError, BuildOptions, BuildReport, build, build_loaded_as};
+pub use output::{LiveView, Publish};

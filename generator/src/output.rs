@@ -3,10 +3,17 @@
 //! changed files are written fresh. The public directory is a symlink switched with one rename,
 //! so readers never see a half-written site and a failed build leaves the live site as it was.
 //! The manifest records each file's fingerprint and which generation it describes.
+//!
+//! Daemons (`storefront serve` / `dev`) publish cheaper *overlay* generations instead: only the
+//! changed files, stacked over the full generation that `public` points at. Their server resolves
+//! each path through an in-memory `LiveView` (path → generation directory) that is swapped with one
+//! pointer flip, so going live costs nothing per unchanged file. `compact` later folds the layers
+//! into a new full generation in the background and flips `public`, so the static tree (what
+//! Netlify deploys) is always complete and never half-written.
 
 use crate::site::Digest;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 const MANIFEST_VERSION: u32 = 1;
@@ -34,6 +41,117 @@ pub struct Manifest {
     pub generation: String,
     /// Output path → fingerprint (hex).
     pub files: BTreeMap<String, String>,
+    /// Overlay generations stacked over `generation`, oldest first (daemons only; a static build
+    /// always leaves this empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layers: Vec<String>,
+}
+
+/// How a build goes live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Publish {
+    /// A complete generation (unchanged files hard-linked) and a flip of the `public` symlink.
+    Full,
+    /// Only the changed files, as a layer over the live tree; the caller's `LiveView` serves it.
+    Overlay,
+}
+
+/// The tree a manifest describes: a full generation and the overlay layers above it.
+#[derive(Debug, Clone)]
+pub struct LiveTree {
+    pub base: PathBuf,
+    /// Oldest first.
+    pub layers: Vec<PathBuf>,
+}
+
+impl LiveTree {
+    /// Where an existing output lives: the newest layer holding it, else the base.
+    pub fn locate(&self, rel: &str) -> PathBuf {
+        self.layers
+            .iter()
+            .rev()
+            .map(|l| l.join(rel))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| self.base.join(rel))
+    }
+
+    fn names(&self) -> Vec<String> {
+        std::iter::once(&self.base)
+            .chain(&self.layers)
+            .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().to_string()))
+            .collect()
+    }
+}
+
+/// What a daemon's server serves: every output path mapped to the generation directory holding
+/// it. Immutable; a rebuild makes a new one and the server swaps an `Arc`.
+#[derive(Debug, Clone, Default)]
+pub struct LiveView {
+    dirs: Vec<PathBuf>,
+    files: HashMap<String, u16>,
+}
+
+impl LiveView {
+    /// The view of what the manifest describes, if it describes the live tree.
+    pub fn load(dirs: &OutputDirs) -> Option<LiveView> {
+        let (manifest, tree) = dirs.previous()?;
+        let mut view = LiveView {
+            dirs: std::iter::once(tree.base.clone())
+                .chain(tree.layers.iter().cloned())
+                .collect(),
+            files: HashMap::with_capacity(manifest.files.len()),
+        };
+        for rel in manifest.files.keys() {
+            let at = (1..view.dirs.len())
+                .rev()
+                .find(|&i| view.dirs[i].join(rel).is_file())
+                .unwrap_or(0);
+            view.files.insert(rel.clone(), at as u16);
+        }
+        Some(view)
+    }
+
+    /// This view with one more layer on top holding `written`, and without `deleted`.
+    pub fn with_layer(&self, layer: PathBuf, written: &[String], deleted: &[String]) -> LiveView {
+        let mut next = self.clone();
+        next.dirs.push(layer);
+        let top = (next.dirs.len() - 1) as u16;
+        for rel in written {
+            next.files.insert(rel.clone(), top);
+        }
+        for rel in deleted {
+            next.files.remove(rel);
+        }
+        next
+    }
+
+    /// The generation directory holding `rel`, if the site has that file.
+    pub fn dir_of(&self, rel: &str) -> Option<&Path> {
+        self.files
+            .get(rel)
+            .map(|&i| self.dirs[i as usize].as_path())
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// Overlay layers above the base.
+    pub fn layer_count(&self) -> usize {
+        self.dirs.len().saturating_sub(1)
+    }
+
+    /// Generation directory names this view reads from (never pruned while it may be served).
+    pub fn generation_names(&self) -> Vec<String> {
+        self.dirs
+            .iter()
+            .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().to_string()))
+            .collect()
+    }
 }
 
 pub struct OutputDirs {
@@ -61,15 +179,31 @@ impl OutputDirs {
         target.is_dir().then_some(target)
     }
 
-    /// The previous build's manifest, trusted only if it describes the generation that is live;
-    /// otherwise (a killed build, a hand-edited tree) everything is rebuilt.
-    pub fn previous(&self) -> Option<(Manifest, PathBuf)> {
+    /// The previous build's manifest, trusted only if it describes the generation that is live
+    /// (and its overlay layers all exist); otherwise (a killed build, a hand-edited tree)
+    /// everything is rebuilt.
+    pub fn previous(&self) -> Option<(Manifest, LiveTree)> {
         let live = self.live_generation()?;
         let manifest: Manifest =
             serde_json::from_slice(&std::fs::read(self.manifest_path()).ok()?).ok()?;
         let live_name = live.file_name()?.to_str()?;
-        (manifest.version == MANIFEST_VERSION && manifest.generation == live_name)
-            .then_some((manifest, live))
+        let layers: Vec<PathBuf> = manifest
+            .layers
+            .iter()
+            .map(|l| self.generations().join(l))
+            .collect();
+        (manifest.version == MANIFEST_VERSION
+            && manifest.generation == live_name
+            && layers.iter().all(|l| l.is_dir()))
+        .then_some((manifest, LiveTree { base: live, layers }))
+    }
+
+    fn write_manifest(&self, manifest: &Manifest) -> Result<(), IoError> {
+        let manifest_path = self.manifest_path();
+        let manifest_tmp = manifest_path.with_extension("json.tmp");
+        let bytes = serde_json::to_vec(manifest).expect("manifest serialises");
+        std::fs::write(&manifest_tmp, bytes).map_err(io_err(&manifest_tmp, "write"))?;
+        std::fs::rename(&manifest_tmp, &manifest_path).map_err(io_err(&manifest_path, "rename"))
     }
 
     /// Removes generations that are neither live nor the one before it, and unfinished ones.
@@ -107,7 +241,10 @@ impl NewGeneration {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis())
             .unwrap_or(0);
-        let name = format!("gen-{millis}-{}", std::process::id());
+        // Two generations can start in the same millisecond (a daemon's rebuilds, compaction).
+        static SEQUENCE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let seq = SEQUENCE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("gen-{millis}-{}-{seq}", std::process::id());
         let dir = gens.join(&name);
         let tmp_dir = gens.join(format!("{name}.tmp"));
         std::fs::create_dir_all(&tmp_dir).map_err(io_err(&tmp_dir, "create directory"))?;
@@ -154,13 +291,39 @@ impl NewGeneration {
             .map_err(io_err(source, "copy"))
     }
 
-    /// Carries an unchanged file over from the live generation without writing it again.
-    pub fn link_from(&self, rel: &str, live: &Path) -> Result<(), IoError> {
+    /// Carries an unchanged file over from the live tree without writing it again.
+    pub fn link_from(&self, rel: &str, live: &LiveTree) -> Result<(), IoError> {
         let path = self.target(rel)?;
-        let source = live.join(rel);
-        std::fs::hard_link(&source, &path)
-            .or_else(|_| std::fs::copy(&source, &path).map(|_| ()))
-            .map_err(io_err(&source, "link"))
+        let source = live.locate(rel);
+        self.link(&path, &source)
+    }
+
+    fn link(&self, path: &Path, source: &Path) -> Result<(), IoError> {
+        std::fs::hard_link(source, path)
+            .or_else(|_| std::fs::copy(source, path).map(|_| ()))
+            .map_err(io_err(source, "link"))
+    }
+
+    /// Finishes an overlay generation: it becomes a layer over `previous` and the manifest says
+    /// so. `public` is not touched; the daemon's `LiveView` starts serving the layer.
+    pub fn publish_overlay(
+        mut self,
+        dirs: &OutputDirs,
+        previous: &Manifest,
+        files: BTreeMap<String, String>,
+    ) -> Result<PathBuf, IoError> {
+        std::fs::rename(&self.tmp_dir, &self.dir)
+            .map_err(io_err(&self.dir, "rename generation"))?;
+        self.published = true;
+        let mut layers = previous.layers.clone();
+        layers.push(self.name.clone());
+        dirs.write_manifest(&Manifest {
+            version: MANIFEST_VERSION,
+            generation: previous.generation.clone(),
+            files,
+            layers,
+        })?;
+        Ok(self.dir.clone())
     }
 
     /// Finishes the generation, points `public` at it atomically, then records the manifest.
@@ -188,13 +351,51 @@ impl NewGeneration {
         std::os::unix::fs::symlink(&target, &link_tmp)
             .map_err(io_err(&link_tmp, "create symlink"))?;
         std::fs::rename(&link_tmp, &dirs.public).map_err(io_err(&dirs.public, "swap symlink"))?;
-        let manifest_path = dirs.manifest_path();
-        let manifest_tmp = manifest_path.with_extension("json.tmp");
-        let bytes = serde_json::to_vec(manifest).expect("manifest serialises");
-        std::fs::write(&manifest_tmp, bytes).map_err(io_err(&manifest_tmp, "write"))?;
-        std::fs::rename(&manifest_tmp, &manifest_path).map_err(io_err(&manifest_path, "rename"))?;
-        Ok(())
+        dirs.write_manifest(manifest)
     }
+}
+
+/// Why a compaction stopped without publishing.
+#[derive(Debug, thiserror::Error)]
+pub enum CompactError {
+    #[error("the live tree changed (no manifest for it); nothing to compact")]
+    NoLiveTree,
+    #[error("interrupted by a newer rebuild")]
+    Interrupted,
+    #[error(transparent)]
+    Io(#[from] IoError),
+}
+
+/// Folds the overlay layers into a new full generation (hard links, no rendering), flips `public`
+/// to it and returns its name. `interrupted` is polled so a waiting rebuild can take over: an
+/// interrupted compaction leaves nothing behind.
+pub fn compact(dirs: &OutputDirs, interrupted: &dyn Fn() -> bool) -> Result<String, CompactError> {
+    let (manifest, tree) = dirs.previous().ok_or(CompactError::NoLiveTree)?;
+    if manifest.layers.is_empty() {
+        return Ok(manifest.generation);
+    }
+    let generation = NewGeneration::create(dirs)?;
+    for (i, rel) in manifest.files.keys().enumerate() {
+        if i % 512 == 0 && interrupted() {
+            return Err(CompactError::Interrupted);
+        }
+        let path = generation.target(rel)?;
+        generation.link(&path, &tree.locate(rel))?;
+    }
+    let name = generation.name.clone();
+    generation.publish(dirs, &new_manifest(&name, manifest.files))?;
+    Ok(name)
+}
+
+/// Removes generations no longer needed: everything but `keep` (the views that may still be
+/// served) and the tree the manifest describes.
+pub fn prune_except(dirs: &OutputDirs, keep: &[String]) {
+    let mut keep: Vec<String> = keep.to_vec();
+    if let Some((_, tree)) = dirs.previous() {
+        keep.extend(tree.names());
+    }
+    let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
+    dirs.prune(&keep);
 }
 
 impl Drop for NewGeneration {
@@ -210,6 +411,7 @@ pub fn new_manifest(generation: &str, files: BTreeMap<String, String>) -> Manife
         version: MANIFEST_VERSION,
         generation: generation.to_string(),
         files,
+        layers: Vec::new(),
     }
 }
 
@@ -232,5 +434,81 @@ mod tests {
             );
         }
         generation.write("a/b.html", b"ok").unwrap();
+    }
+
+    fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn overlays_are_served_through_the_view_and_compacted_into_a_full_generation() {
+        let dir = tempfile::tempdir().unwrap();
+        let dirs = OutputDirs {
+            public: dir.path().join("public"),
+            cache: dir.path().join("cache"),
+        };
+        let base = NewGeneration::create(&dirs).unwrap();
+        base.write("a.html", b"a1").unwrap();
+        base.write("b.html", b"b1").unwrap();
+        let base_name = base.name.clone();
+        base.publish(
+            &dirs,
+            &new_manifest(&base_name, files(&[("a.html", "1"), ("b.html", "1")])),
+        )
+        .unwrap();
+        let view = LiveView::load(&dirs).unwrap();
+        let public_before = std::fs::read_link(&dirs.public).unwrap();
+
+        // Overlay: a.html changed, b.html deleted, c.html added. `public` is untouched.
+        let (manifest, _) = dirs.previous().unwrap();
+        let layer = NewGeneration::create(&dirs).unwrap();
+        layer.write("a.html", b"a2").unwrap();
+        layer.write("c.html", b"c2").unwrap();
+        let layer_dir = layer
+            .publish_overlay(&dirs, &manifest, files(&[("a.html", "2"), ("c.html", "2")]))
+            .unwrap();
+        assert_eq!(std::fs::read_link(&dirs.public).unwrap(), public_before);
+        let view = view.with_layer(
+            layer_dir,
+            &["a.html".into(), "c.html".into()],
+            &["b.html".into()],
+        );
+        let read = |v: &LiveView, rel: &str| {
+            v.dir_of(rel)
+                .map(|d| std::fs::read_to_string(d.join(rel)).unwrap())
+        };
+        assert_eq!(read(&view, "a.html").as_deref(), Some("a2"));
+        assert_eq!(read(&view, "b.html"), None, "deleted in the overlay");
+        assert_eq!(read(&view, "c.html").as_deref(), Some("c2"));
+        // A restarted daemon sees the same tree from the manifest.
+        let reloaded = LiveView::load(&dirs).unwrap();
+        assert_eq!(reloaded.layer_count(), 1);
+        assert_eq!(read(&reloaded, "a.html").as_deref(), Some("a2"));
+        assert_eq!(read(&reloaded, "b.html"), None);
+
+        // An interrupted compaction leaves nothing behind; a finished one flips `public`.
+        assert!(matches!(
+            compact(&dirs, &|| true),
+            Err(CompactError::Interrupted)
+        ));
+        assert_eq!(std::fs::read_link(&dirs.public).unwrap(), public_before);
+        let name = compact(&dirs, &|| false).unwrap();
+        let live = dirs.live_generation().unwrap();
+        assert!(live.ends_with(&name));
+        assert_eq!(std::fs::read_to_string(live.join("a.html")).unwrap(), "a2");
+        assert_eq!(std::fs::read_to_string(live.join("c.html")).unwrap(), "c2");
+        assert!(!live.join("b.html").exists());
+        let (manifest, _) = dirs.previous().unwrap();
+        assert!(manifest.layers.is_empty());
+        prune_except(&dirs, &view.generation_names());
+        assert!(
+            dirs.generations().join(&base_name).is_dir(),
+            "still served by the old view"
+        );
+        prune_except(&dirs, &[]);
+        assert!(!dirs.generations().join(&base_name).exists());
     }
 }

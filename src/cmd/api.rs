@@ -144,7 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Ctrl-C or SIGTERM: stop accepting, finish in-flight requests, close the pool.
-async fn shutdown_signal() {
+pub async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };

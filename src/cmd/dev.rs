@@ -1,7 +1,9 @@
 //! `storefront dev`: builds the store, serves it at http://127.0.0.1:8080 with the API at /api on
 //! the same origin, watches exports, templates and island sources, rebuilds incrementally and
 //! live-reloads the browser. A failed rebuild is shown in the terminal and the browser while the
-//! last good site keeps being served.
+//! last good site keeps being served. Rebuilds go through the rebuild daemon: the source model stays
+//! in memory, a saved content file re-reads only the content, and only changed files are written
+//! and swapped in (see src/rebuild).
 
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
@@ -13,7 +15,9 @@ use std::process::Command;
 use std::sync::mpsc;
 use std::time::Duration;
 use storefront::dev_errors::{self, LastError};
-use storefront::site_server;
+use storefront::rebuild::source::LocalExport;
+use storefront::rebuild::{Daemon, Timing};
+use storefront::site_server::{self, SiteFiles};
 use tower_livereload::{LiveReloadLayer, Reloader};
 
 #[derive(ClapArgs)]
@@ -71,21 +75,6 @@ fn run_vite_build() -> Result<()> {
     Ok(())
 }
 
-fn rebuild(args: &super::build::BuildArgs, last: &LastError, reloader: &Reloader) {
-    let mut opts = args.options();
-    opts.progress = false;
-    match generator::build(&opts) {
-        Ok(report) => {
-            println!("rebuilt: {}", report.summary());
-            last.set(None);
-            if !report.written.is_empty() || !report.deleted.is_empty() {
-                reloader.reload();
-            }
-        }
-        Err(e) => report_error(&e.to_string(), last, reloader),
-    }
-}
-
 fn report_error(error: &str, last: &LastError, reloader: &Reloader) {
     eprintln!("rebuild failed, still serving the last good site:\n{error}");
     last.set(Some(error.to_string()));
@@ -100,11 +89,39 @@ pub fn run(args: Args) -> Result<()> {
     let last = LastError::default();
     let live_reload = LiveReloadLayer::new();
     let reloader = live_reload.reloader();
-    rebuild(&args.build, &last, &reloader);
+    let mut opts = args.build.options();
+    opts.progress = false;
+    let export_dir = opts.export_dir.clone();
+    let on_rebuilt = {
+        let (last, reloader) = (last.clone(), reloader.clone());
+        Box::new(move |status: &storefront::rebuild::RebuildStatus| {
+            if status.ok {
+                last.set(None);
+                if status.written > 0 || status.deleted > 0 {
+                    reloader.reload();
+                }
+            } else {
+                report_error(
+                    status.error.as_deref().unwrap_or_default(),
+                    &last,
+                    &reloader,
+                );
+            }
+        })
+    };
+    let daemon = Daemon::start(
+        opts,
+        Box::new(LocalExport {
+            dir: export_dir.clone(),
+        }),
+        Timing::default(),
+        on_rebuilt,
+    )
+    .context("the first build failed (fix it and start again)")?;
 
     let mut watcher = None;
     if !args.no_watch {
-        let (tx, rx) = mpsc::channel::<Rebuild>();
+        let (tx, rx) = mpsc::channel::<(Rebuild, Vec<PathBuf>)>();
         // notify reports absolute paths.
         let island_sources = std::fs::canonicalize(&args.island_sources)
             .unwrap_or_else(|_| args.island_sources.clone());
@@ -126,7 +143,7 @@ pub fn run(args: Args) -> Result<()> {
                 } else {
                     Rebuild::Site
                 };
-                let _ = tx.send(kind);
+                let _ = tx.send((kind, paths.into_iter().cloned().collect()));
             },
         )
         .context("starting the file watcher")?;
@@ -139,25 +156,25 @@ pub fn run(args: Args) -> Result<()> {
             }
         }
         watcher = Some(debouncer);
-        let (build_args, last, reloader) = (args.build.clone(), last.clone(), reloader.clone());
+        let (daemon, last, reloader) = (daemon.clone(), last.clone(), reloader.clone());
         std::thread::spawn(move || {
-            while let Ok(first) = rx.recv() {
-                // Coalesce whatever else arrived while the last build ran.
+            while let Ok((first, mut paths)) = rx.recv() {
+                // Coalesce whatever else arrived meanwhile (the daemon coalesces too).
                 let mut bundles = first == Rebuild::BundlesThenSite;
-                while let Ok(more) = rx.try_recv() {
+                while let Ok((more, more_paths)) = rx.try_recv() {
                     bundles |= more == Rebuild::BundlesThenSite;
+                    paths.extend(more_paths);
                 }
                 if bundles && let Err(e) = run_vite_build() {
                     report_error(&format!("{e:#}"), &last, &reloader);
                     continue;
                 }
-                rebuild(&build_args, &last, &reloader);
+                daemon.files_changed(paths);
             }
         });
     }
 
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let export_dir = args.build.options().export_dir;
     let search_dir = args
         .build
         .options()
@@ -175,7 +192,10 @@ pub fn run(args: Args) -> Result<()> {
             .context("starting the API")?;
         let _catalog_watcher = api_state.spawn_watcher();
         let _search_log = api_state.spawn_search_log_flusher(Duration::from_secs(10));
-        let app = site_server::router(args.build.out.clone(), api_state)
+        api_state
+            .webhooks()
+            .attach(std::sync::Arc::new(daemon.clone()));
+        let app = site_server::router_over(SiteFiles::View(daemon.view()), api_state)
             .layer(axum::middleware::from_fn_with_state(
                 last.clone(),
                 dev_errors::inject,

@@ -13,8 +13,8 @@ import { islandLoader, type IslandLoader } from './modules';
 
 export type HydrateWhen = 'load' | 'idle' | 'visible';
 
-/** Above the fold on every page: hydrate at once. Every other island waits until it is visible. */
-const EAGER = new Set(['HeaderActions', 'ShopperShell', 'ProductActions', 'ShopperScreen']);
+/** Above the fold on every page (the preview bar has no size until hydrated): hydrate at once. Every other island waits until it is visible. */
+const EAGER = new Set(['HeaderActions', 'ShopperShell', 'ProductActions', 'ShopperScreen', 'PreviewBar']);
 
 const STARTED = 'data-island-started';
 

@@ -1,0 +1,213 @@
+//! Signed webhooks that trigger rebuilds: `POST /webhooks/content` (the content hub, HMAC
+//! signature) and `POST /webhooks/catalog` (the commerce platform, secret header), plus
+//! `GET /webhooks/status` (bearer token) reporting the last rebuilds. Bodies above the webhook
+//! limit are refused with 413 before any hashing; unauthenticated deliveries get 401; a replayed
+//! delivery is acknowledged and ignored. Accepted changes go to the `ChangeSink` the server
+//! attached (the rebuild daemon), which coalesces bursts.
+
+pub mod events;
+pub mod replay;
+pub mod signature;
+
+use crate::AppState;
+use crate::error::ApiError;
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use events::Change;
+use sha2::{Digest, Sha256};
+use std::sync::{Arc, OnceLock};
+
+pub const SIGNATURE_HEADER: &str = "x-amplience-webhook-signature";
+pub const SECRET_HEADER: &str = "x-webhook-secret";
+/// An explicit delivery id, when the sender (or a relay) provides one; otherwise the body's
+/// SHA-256 identifies the delivery (both senders put a timestamp or version in the body).
+pub const DELIVERY_ID_HEADER: &str = "x-webhook-delivery-id";
+
+/// Where webhook deliveries come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    Content,
+    Catalog,
+}
+
+/// Receives authenticated changes; implemented by the rebuild daemon of `storefront serve`/`dev`.
+pub trait ChangeSink: Send + Sync {
+    /// Queues changes; must return at once (the rebuild runs elsewhere).
+    fn submit(&self, origin: Origin, delivery: &str, changes: Vec<Change>);
+    /// The last rebuilds, newest first, for the status endpoint.
+    fn status(&self) -> serde_json::Value;
+}
+
+/// The webhook part of the API's state.
+pub struct Webhooks {
+    replay: replay::ReplayGuard,
+    sink: OnceLock<Arc<dyn ChangeSink>>,
+}
+
+impl Default for Webhooks {
+    fn default() -> Self {
+        Webhooks {
+            replay: replay::ReplayGuard::new(50_000, std::time::Duration::from_secs(24 * 3600)),
+            sink: OnceLock::new(),
+        }
+    }
+}
+
+impl Webhooks {
+    /// Attaches the rebuild daemon; only the first attachment counts.
+    pub fn attach(&self, sink: Arc<dyn ChangeSink>) -> bool {
+        self.sink.set(sink).is_ok()
+    }
+}
+
+/// The webhook routes, with their own body limit (larger than the shopper API's).
+pub fn router(state: AppState) -> Router {
+    let limit = state.config().webhook_body_limit;
+    Router::new()
+        .route("/webhooks/content", axum::routing::post(content))
+        .route("/webhooks/catalog", axum::routing::post(catalog))
+        .route("/webhooks/status", axum::routing::get(status))
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(limit))
+        // Refuses an honest Content-Length above the limit before reading a byte.
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(limit))
+}
+
+fn unauthorized(why: &signature::SignatureError, origin: Origin) -> ApiError {
+    tracing::warn!(?origin, reason = %why, "webhook refused");
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "bad_signature",
+        "The webhook could not be authenticated",
+    )
+}
+
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+async fn content(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let secret = state.config().content_webhook_secret.as_deref();
+    match signature::verify_hmac(secret, header(&headers, SIGNATURE_HEADER), &body) {
+        Ok(()) => accept(
+            &state,
+            Origin::Content,
+            &headers,
+            &body,
+            events::content_changes,
+        ),
+        Err(e) => unauthorized(&e, Origin::Content).into_response(),
+    }
+}
+
+async fn catalog(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let secret = state.config().catalog_webhook_secret.as_deref();
+    match signature::verify_secret_header(secret, header(&headers, SECRET_HEADER)) {
+        Ok(()) => accept(
+            &state,
+            Origin::Catalog,
+            &headers,
+            &body,
+            events::catalog_changes,
+        ),
+        Err(e) => unauthorized(&e, Origin::Catalog).into_response(),
+    }
+}
+
+/// After authentication: parse, drop replays, hand the changes to the daemon.
+fn accept(
+    state: &AppState,
+    origin: Origin,
+    headers: &HeaderMap,
+    body: &[u8],
+    changes_of: fn(&serde_json::Value) -> Result<Vec<Change>, events::EventError>,
+) -> Response {
+    let value: serde_json::Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
+        Err(e) => {
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_json",
+                format!("the webhook body is not JSON: {e}"),
+            )
+            .into_response();
+        }
+    };
+    let changes = match changes_of(&value) {
+        Ok(c) => c,
+        Err(e) => {
+            return ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "validation",
+                e.to_string(),
+            )
+            .with_field(e.field, e.why)
+            .into_response();
+        }
+    };
+    let delivery = header(headers, DELIVERY_ID_HEADER)
+        .filter(|d| !d.is_empty() && d.len() <= 200)
+        .map(str::to_string)
+        .unwrap_or_else(|| {
+            Sha256::digest(body)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        });
+    let webhooks = state.webhooks();
+    if !webhooks
+        .replay
+        .first_time(&format!("{origin:?}:{delivery}"))
+    {
+        tracing::info!(?origin, %delivery, "webhook replay ignored");
+        return (
+            StatusCode::OK,
+            Json(serde_json::json!({"status": "duplicate", "delivery": delivery})),
+        )
+            .into_response();
+    }
+    let Some(sink) = webhooks.sink.get() else {
+        // Not a client mistake: this process does not rebuild; the sender should retry later.
+        return ApiError::Internal(anyhow::anyhow!(
+            "webhook accepted but no rebuild daemon runs in this process"
+        ))
+        .into_response();
+    };
+    tracing::info!(?origin, %delivery, changes = changes.len(), "webhook accepted");
+    let count = changes.len();
+    if count > 0 {
+        sink.submit(origin, &delivery, changes);
+    }
+    (
+        StatusCode::ACCEPTED,
+        Json(serde_json::json!({"status": if count > 0 {"queued"} else {"ignored"}, "delivery": delivery, "changes": count})),
+    )
+        .into_response()
+}
+
+/// `GET /webhooks/status` with `Authorization: Bearer {admin token}`.
+async fn status(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let token =
+        header(&headers, header::AUTHORIZATION.as_str()).and_then(|h| h.strip_prefix("Bearer "));
+    if let Err(e) = signature::verify_secret_header(state.config().admin_token.as_deref(), token) {
+        tracing::warn!(reason = %e, "webhook status refused");
+        return ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "A valid admin token is required",
+        )
+        .into_response();
+    }
+    let rebuilds = state
+        .webhooks()
+        .sink
+        .get()
+        .map(|s| s.status())
+        .unwrap_or(serde_json::Value::Null);
+    Json(serde_json::json!({ "rebuilds": rebuilds })).into_response()
+}

@@ -1,0 +1,595 @@
+//! The rebuild daemon of `storefront serve` / `dev`: webhook changes (and, in dev, file saves)
+//! queue here; bursts are coalesced into one rebuild; fresh data for the changed items is fetched
+//! (retrying while the source still serves the old version), applied to the source model kept in
+//! memory, validated and built; only the changed files are written, as an overlay generation, and
+//! the server's `LiveView` is swapped with one pointer flip. A failed rebuild changes nothing that
+//! is served and is reported (log and status). When idle, overlays are compacted into a full
+//! generation so `public/` catches up.
+
+pub mod model;
+pub mod source;
+
+use api::webhooks::events::Change;
+use api::webhooks::{ChangeSink, Origin};
+use generator::bundles::Bundles;
+use generator::output::{OutputDirs, compact, prune_except};
+use generator::render::Templates;
+use generator::{BuildOptions, LiveView, Publish};
+use model::{Fresh, SourceModel};
+use serde::Serialize;
+use source::FreshSource;
+use std::collections::{BTreeSet, VecDeque};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// What the site server reads: the current view, swapped whole after each rebuild.
+pub type SharedView = Arc<RwLock<Arc<LiveView>>>;
+
+/// Timing of the daemon's loop.
+#[derive(Debug, Clone)]
+pub struct Timing {
+    /// A batch closes after this long without a new delivery...
+    pub quiet: Duration,
+    /// ...or, once it holds two or more deliveries (a burst, which tends to go on), this long...
+    pub burst_quiet: Duration,
+    /// ...or this long after its first delivery, whichever comes first.
+    pub max_batch: Duration,
+    /// Waits before refetching items the source still served in their old version.
+    pub stale_retries: Vec<Duration>,
+    /// Idle time before overlay layers are compacted into a full generation.
+    pub compact_after: Duration,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            quiet: Duration::from_millis(60),
+            burst_quiet: Duration::from_millis(300),
+            max_batch: Duration::from_secs(1),
+            stale_retries: [100, 200, 400, 800].map(Duration::from_millis).to_vec(),
+            compact_after: Duration::from_secs(5),
+        }
+    }
+}
+
+/// One rebuild, as the status endpoint and the log report it.
+#[derive(Debug, Clone, Serialize)]
+pub struct RebuildStatus {
+    pub id: u64,
+    /// Unix seconds when the rebuild finished.
+    pub finished_at: u64,
+    pub deliveries: usize,
+    pub changes: Vec<Change>,
+    /// A full reload (dev: templates, bundles or the export changed on disk).
+    pub reload: bool,
+    pub ok: bool,
+    pub error: Option<String>,
+    pub written: usize,
+    pub deleted: usize,
+    /// Items the source still served in their old version after every retry.
+    pub stale: Vec<Change>,
+    /// From the first delivery's receipt until the new files were served.
+    pub receipt_to_live_ms: u64,
+    /// Where the time went: fetch, model (apply + validate), then the build's phases.
+    pub phases_ms: Vec<(String, f64)>,
+}
+
+enum Msg {
+    Changes {
+        changes: Vec<Change>,
+        received: Instant,
+    },
+    Reload {
+        received: Instant,
+        /// The files that changed; only content files means only content is re-read.
+        paths: Vec<PathBuf>,
+    },
+    /// Render one content item from a staging host; answered on `reply`, never batched.
+    Preview {
+        domain: String,
+        id: String,
+        reply: mpsc::Sender<Result<Option<String>, String>>,
+    },
+}
+
+/// The handle servers keep: submit changes, read the view and the status.
+#[derive(Clone)]
+pub struct Daemon {
+    tx: mpsc::Sender<Msg>,
+    pending: Arc<AtomicUsize>,
+    view: SharedView,
+    history: Arc<Mutex<VecDeque<RebuildStatus>>>,
+}
+
+const HISTORY: usize = 20;
+
+type OnRebuilt = Box<dyn Fn(&RebuildStatus) + Send>;
+
+struct Worker {
+    opts: BuildOptions,
+    source: Box<dyn FreshSource>,
+    model: SourceModel,
+    templates: Templates,
+    bundles: Bundles,
+    timing: Timing,
+    pending: Arc<AtomicUsize>,
+    view: SharedView,
+    history: Arc<Mutex<VecDeque<RebuildStatus>>>,
+    on_rebuilt: OnRebuilt,
+    next_id: u64,
+}
+
+fn errors_text(e: &impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+impl Daemon {
+    /// Loads the export, templates and bundles, makes sure a complete site is live (building it
+    /// if needed), and starts the worker thread.
+    pub fn start(
+        opts: BuildOptions,
+        source: Box<dyn FreshSource>,
+        timing: Timing,
+        on_rebuilt: OnRebuilt,
+    ) -> anyhow::Result<Daemon> {
+        let (inputs, templates, bundles) =
+            generator::build::load(&opts).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let model = SourceModel::read(&opts.export_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
+        // Brings the static tree up to date (a full generation if none is live yet).
+        let report =
+            generator::build_loaded_as(&opts, &inputs, &templates, &bundles, Publish::Full)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+        println!("built: {}", report.summary());
+        drop(inputs);
+        let dirs = dirs_of(&opts);
+        let view = LiveView::load(&dirs)
+            .ok_or_else(|| anyhow::anyhow!("no live site after the first build"))?;
+        let view: SharedView = Arc::new(RwLock::new(Arc::new(view)));
+        let (tx, rx) = mpsc::channel();
+        let daemon = Daemon {
+            tx,
+            pending: Arc::new(AtomicUsize::new(0)),
+            view: view.clone(),
+            history: Arc::new(Mutex::new(VecDeque::new())),
+        };
+        let worker = Worker {
+            opts,
+            source,
+            model,
+            templates,
+            bundles,
+            timing,
+            pending: daemon.pending.clone(),
+            view,
+            history: daemon.history.clone(),
+            on_rebuilt,
+            next_id: 1,
+        };
+        std::thread::Builder::new()
+            .name("rebuild".into())
+            .spawn(move || worker.run(rx))?;
+        Ok(daemon)
+    }
+
+    pub fn view(&self) -> SharedView {
+        self.view.clone()
+    }
+
+    /// Dev: files on disk changed. Content files alone are diffed into content changes; anything
+    /// else (catalog, templates, bundles) reloads everything.
+    pub fn files_changed(&self, paths: Vec<PathBuf>) {
+        self.pending.fetch_add(1, Ordering::SeqCst);
+        let _ = self.tx.send(Msg::Reload {
+            received: Instant::now(),
+            paths,
+        });
+    }
+
+    /// Renders content item `id` as `staging_domain` serves it (see `Worker::preview`). Blocks
+    /// until the worker answers, so call it off the async runtime.
+    pub fn preview(&self, staging_domain: &str, id: &str) -> Result<Option<String>, String> {
+        let (reply, answer) = mpsc::channel();
+        self.tx
+            .send(Msg::Preview {
+                domain: staging_domain.to_string(),
+                id: id.to_string(),
+                reply,
+            })
+            .map_err(|_| "the rebuild daemon has stopped".to_string())?;
+        answer
+            .recv()
+            .map_err(|_| "the rebuild daemon has stopped".to_string())?
+    }
+
+    /// The last rebuilds, newest first.
+    pub fn history(&self) -> Vec<RebuildStatus> {
+        self.history
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .cloned()
+            .collect()
+    }
+}
+
+impl ChangeSink for Daemon {
+    fn submit(&self, _origin: Origin, _delivery: &str, changes: Vec<Change>) {
+        self.pending.fetch_add(1, Ordering::SeqCst);
+        let _ = self.tx.send(Msg::Changes {
+            changes,
+            received: Instant::now(),
+        });
+    }
+
+    fn status(&self) -> serde_json::Value {
+        serde_json::to_value(self.history()).unwrap_or_default()
+    }
+}
+
+fn dirs_of(opts: &BuildOptions) -> OutputDirs {
+    OutputDirs {
+        public: opts.public_dir.clone(),
+        cache: opts.cache_dir.clone(),
+    }
+}
+
+/// Deliveries gathered into one rebuild.
+struct Batch {
+    changes: BTreeSet<Change>,
+    reload: bool,
+    paths: Vec<PathBuf>,
+    deliveries: usize,
+    first_received: Instant,
+}
+
+impl Batch {
+    fn add(&mut self, msg: Msg) {
+        self.deliveries += 1;
+        match msg {
+            Msg::Changes { changes, received } => {
+                self.changes.extend(changes);
+                self.first_received = self.first_received.min(received);
+            }
+            Msg::Reload { received, paths } => {
+                self.reload = true;
+                self.paths.extend(paths);
+                self.first_received = self.first_received.min(received);
+            }
+            Msg::Preview { .. } => unreachable!("previews are answered before batching"),
+        }
+    }
+}
+
+impl Worker {
+    fn run(mut self, rx: mpsc::Receiver<Msg>) {
+        loop {
+            let has_layers = self.current_view().layer_count() > 0;
+            let first = if has_layers {
+                match rx.recv_timeout(self.timing.compact_after) {
+                    Ok(m) => m,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.compact();
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return,
+                }
+            } else {
+                match rx.recv() {
+                    Ok(m) => m,
+                    Err(_) => return,
+                }
+            };
+            let first = match first {
+                Msg::Preview { domain, id, reply } => {
+                    let _ = reply.send(self.preview(&domain, &id));
+                    continue;
+                }
+                other => other,
+            };
+            let mut batch = Batch {
+                changes: BTreeSet::new(),
+                reload: false,
+                paths: Vec::new(),
+                deliveries: 0,
+                first_received: Instant::now(),
+            };
+            batch.add(first);
+            let opened = Instant::now();
+            while let Some(left) = self.timing.max_batch.checked_sub(opened.elapsed()) {
+                let quiet = if batch.deliveries > 1 {
+                    self.timing.burst_quiet
+                } else {
+                    self.timing.quiet
+                };
+                match rx.recv_timeout(left.min(quiet)) {
+                    Ok(Msg::Preview { domain, id, reply }) => {
+                        let _ = reply.send(self.preview(&domain, &id));
+                    }
+                    Ok(m) => batch.add(m),
+                    Err(_) => break,
+                }
+            }
+            self.pending.fetch_sub(batch.deliveries, Ordering::SeqCst);
+            let status = self.rebuild(&batch);
+            if status.ok {
+                println!(
+                    "rebuild {}: {} deliveries, {} changes, {} files written, {} deleted, live {} ms after receipt{}",
+                    status.id,
+                    status.deliveries,
+                    status.changes.len(),
+                    status.written,
+                    status.deleted,
+                    status.receipt_to_live_ms,
+                    if status.stale.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            "; the source still served the old version of {:?}",
+                            status.stale
+                        )
+                    }
+                );
+            } else {
+                eprintln!(
+                    "rebuild {} failed, the live site is unchanged: {}",
+                    status.id,
+                    status.error.as_deref().unwrap_or_default()
+                );
+            }
+            (self.on_rebuilt)(&status);
+            let mut history = self.history.lock().unwrap_or_else(|e| e.into_inner());
+            history.push_front(status);
+            history.truncate(HISTORY);
+        }
+    }
+
+    fn current_view(&self) -> Arc<LiveView> {
+        self.view.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn swap_view(&self, view: LiveView) -> Arc<LiveView> {
+        std::mem::replace(
+            &mut *self.view.write().unwrap_or_else(|e| e.into_inner()),
+            Arc::new(view),
+        )
+    }
+
+    /// Fetches the changed items, refetching those the source still serves unchanged.
+    fn fetch(&self, changes: &BTreeSet<Change>) -> Result<(Fresh, BTreeSet<Change>), String> {
+        let mut fresh = Fresh::default();
+        let mut wanted = changes.clone();
+        let mut retries = self.timing.stale_retries.iter();
+        loop {
+            let products: Vec<u64> = wanted
+                .iter()
+                .filter_map(|c| match c {
+                    Change::Product(id) => Some(*id),
+                    _ => None,
+                })
+                .collect();
+            let stock: Vec<u64> = wanted
+                .iter()
+                .filter_map(|c| match c {
+                    Change::Inventory(id) => Some(*id),
+                    _ => None,
+                })
+                .collect();
+            let categories: Vec<u64> = wanted
+                .iter()
+                .filter_map(|c| match c {
+                    Change::Category(id) => Some(*id),
+                    _ => None,
+                })
+                .collect();
+            let content: Vec<String> = wanted
+                .iter()
+                .filter_map(|c| match c {
+                    Change::Content(id) => Some(id.clone()),
+                    _ => None,
+                })
+                .collect();
+            let got = Fresh {
+                products: if products.is_empty() {
+                    Default::default()
+                } else {
+                    self.source
+                        .products(&products)
+                        .map_err(|e| errors_text(&e))?
+                },
+                inventory: if stock.is_empty() {
+                    Default::default()
+                } else {
+                    self.source.inventory(&stock).map_err(|e| errors_text(&e))?
+                },
+                categories: if categories.is_empty() {
+                    Default::default()
+                } else {
+                    self.source
+                        .categories(&categories)
+                        .map_err(|e| errors_text(&e))?
+                },
+                content: if content.is_empty() {
+                    Default::default()
+                } else {
+                    self.source.content(&content).map_err(|e| errors_text(&e))?
+                },
+            };
+            let stale = self.model.stale(&got);
+            fresh.products.extend(got.products);
+            fresh.inventory.extend(got.inventory);
+            fresh.categories.extend(got.categories);
+            fresh.content.extend(got.content);
+            if stale.is_empty() {
+                return Ok((fresh, stale));
+            }
+            match retries.next() {
+                Some(wait) => {
+                    std::thread::sleep(*wait);
+                    wanted = stale;
+                }
+                None => return Ok((fresh, stale)),
+            }
+        }
+    }
+
+    fn rebuild(&mut self, batch: &Batch) -> RebuildStatus {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut status = RebuildStatus {
+            id,
+            finished_at: 0,
+            deliveries: batch.deliveries,
+            changes: batch.changes.iter().cloned().collect(),
+            reload: batch.reload,
+            ok: false,
+            error: None,
+            written: 0,
+            deleted: 0,
+            stale: Vec::new(),
+            receipt_to_live_ms: 0,
+            phases_ms: Vec::new(),
+        };
+        match self.try_rebuild(batch, &mut status) {
+            Ok(()) => status.ok = true,
+            Err(e) => status.error = Some(e),
+        }
+        status.receipt_to_live_ms = batch.first_received.elapsed().as_millis() as u64;
+        status.finished_at = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        status
+    }
+
+    fn try_rebuild(&mut self, batch: &Batch, status: &mut RebuildStatus) -> Result<(), String> {
+        let mut mark = Instant::now();
+        let mut lap = |status: &mut RebuildStatus, name: &str| {
+            status
+                .phases_ms
+                .push((name.to_string(), mark.elapsed().as_secs_f64() * 1000.0));
+            mark = Instant::now();
+        };
+        let content_dir = std::fs::canonicalize(self.opts.export_dir.join("content"))
+            .unwrap_or_else(|_| self.opts.export_dir.join("content"));
+        let content_only = batch.changes.is_empty()
+            && !batch.paths.is_empty()
+            && batch.paths.iter().all(|p| p.starts_with(&content_dir));
+        let (next, templates, bundles) = if batch.reload && content_only {
+            let items =
+                source::read_content_items(&self.opts.export_dir).map_err(|e| errors_text(&e))?;
+            let fresh = self.model.content_diff(items);
+            status.changes = fresh.content.keys().cloned().map(Change::Content).collect();
+            lap(status, "read content");
+            (
+                self.model.apply(&fresh).map_err(|e| errors_text(&e))?,
+                None,
+                None,
+            )
+        } else if batch.reload {
+            let (_, templates, bundles) =
+                generator::build::load(&self.opts).map_err(|e| errors_text(&e))?;
+            let model = SourceModel::read(&self.opts.export_dir).map_err(|e| errors_text(&e))?;
+            (model, Some(templates), Some(bundles))
+        } else {
+            let (fresh, stale) = self.fetch(&batch.changes)?;
+            status.stale = stale.into_iter().collect();
+            lap(status, "fetch");
+            (
+                self.model.apply(&fresh).map_err(|e| errors_text(&e))?,
+                None,
+                None,
+            )
+        };
+        let inputs = next.inputs().map_err(|e| errors_text(&e))?;
+        lap(status, "model");
+        let report = generator::build_loaded_as(
+            &self.opts,
+            &inputs,
+            templates.as_ref().unwrap_or(&self.templates),
+            bundles.as_ref().unwrap_or(&self.bundles),
+            Publish::Overlay,
+        )
+        .map_err(|e| errors_text(&e))?;
+        status.phases_ms.extend(
+            report
+                .phases
+                .iter()
+                .map(|(name, d)| (name.to_string(), d.as_secs_f64() * 1000.0)),
+        );
+        status.written = report.written.len();
+        status.deleted = report.deleted.len();
+        let dirs = dirs_of(&self.opts);
+        match &report.layer {
+            Some(layer) => {
+                let view =
+                    self.current_view()
+                        .with_layer(layer.clone(), &report.written, &report.deleted);
+                self.swap_view(view);
+            }
+            // Nothing changed, or a full generation was published (no complete tree was live).
+            None if report.generation.is_some() => {
+                let view = LiveView::load(&dirs).ok_or("the new generation has no manifest")?;
+                self.swap_view(view);
+            }
+            None => {}
+        }
+        self.model = next;
+        if let (Some(t), Some(b)) = (templates, bundles) {
+            self.templates = t;
+            self.bundles = b;
+        }
+        Ok(())
+    }
+
+    /// The page showing content item `id` as the staging host serves it, rendered on demand from
+    /// the in-memory model with that item swapped in; `None` when the item does not exist.
+    fn preview(&self, domain: &str, id: &str) -> Result<Option<String>, String> {
+        let Some(item) = self
+            .source
+            .preview_item(domain, id)
+            .map_err(|e| errors_text(&e))?
+        else {
+            return Ok(None);
+        };
+        let key = item
+            .pointer("/_meta/deliveryKey")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let url = generator::preview::url_for_delivery_key(&key).ok_or_else(|| {
+            format!("content item {id}: _meta.deliveryKey: {key:?} has no market prefix")
+        })?;
+        let mut fresh = Fresh::default();
+        fresh.content.insert(id.to_string(), Some(item));
+        let inputs = self
+            .model
+            .apply(&fresh)
+            .and_then(|m| m.inputs())
+            .map_err(|e| errors_text(&e))?;
+        generator::preview::render_url(&inputs, &self.templates, &self.bundles, &url)
+            .map_err(|e| errors_text(&e))
+    }
+
+    /// Folds overlays into a full generation, unless new deliveries are waiting.
+    fn compact(&mut self) {
+        let dirs = dirs_of(&self.opts);
+        let pending = self.pending.clone();
+        match compact(&dirs, &|| pending.load(Ordering::SeqCst) > 0) {
+            Ok(name) => {
+                if let Some(view) = LiveView::load(&dirs) {
+                    let previous = self.swap_view(view);
+                    // Requests in flight may still read the previous view's directories.
+                    prune_except(&dirs, &previous.generation_names());
+                    println!("compacted the live site into {name}");
+                }
+            }
+            Err(generator::output::CompactError::Interrupted) => {}
+            Err(e) => {
+                eprintln!("compacting the live site failed (still serving the overlays): {e}")
+            }
+        }
+    }
+}

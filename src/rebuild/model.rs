@@ -1,0 +1,427 @@
+//! The source data a daemon keeps in memory between rebuilds: the raw export items (so that one
+//! changed product does not mean re-reading and re-parsing the whole export) plus a fingerprint of
+//! each item as last fetched, so a fetch that still returns the old version can be recognised.
+
+use super::source::{
+    FetchError, ProductRecord, delivery_id, id_of, inventory_variant, read_content_items,
+    read_data_list, variant_ids,
+};
+use api::webhooks::events::Change;
+use domain::catalog::*;
+use domain::content::{Content, ContentSource};
+use domain::error::{LoadError, LoadErrors};
+use domain::export::*;
+use generator::load::Inputs;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+/// Fresh versions of changed items, as fetched.
+#[derive(Debug, Default)]
+pub struct Fresh {
+    pub products: BTreeMap<u64, Option<ProductRecord>>,
+    pub inventory: BTreeMap<u64, Vec<Value>>,
+    pub categories: BTreeMap<u64, Option<Value>>,
+    pub content: BTreeMap<String, Option<Value>>,
+}
+
+#[derive(Clone)]
+pub struct SourceModel {
+    media_dir: Option<PathBuf>,
+    store: StoreSettings,
+    channels: Vec<RawChannel>,
+    collections: Vec<RawCollection>,
+    media: BTreeMap<String, RawMediaSet>,
+    categories: Vec<RawCategory>,
+    products: Vec<RawProduct>,
+    prices: Vec<RawPriceRecord>,
+    inventory: Vec<RawInventoryItem>,
+    /// (file, item) as in the export, in file order.
+    content: Vec<(String, Value)>,
+    fingerprints: HashMap<Change, [u8; 32]>,
+}
+
+fn fingerprint<'a>(values: impl IntoIterator<Item = &'a Value>) -> [u8; 32] {
+    let mut h = blake3::Hasher::new();
+    for v in values {
+        h.update(&serde_json::to_vec(v).unwrap_or_default());
+        h.update(b"\0");
+    }
+    *h.finalize().as_bytes()
+}
+
+fn typed<T: DeserializeOwned>(file: &str, item: String, v: &Value) -> Result<T, LoadError> {
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        LoadError::new(
+            file,
+            item,
+            if path == "." { "-".into() } else { path },
+            e.into_inner().to_string(),
+        )
+    })
+}
+
+fn fetch_failed(e: FetchError) -> LoadErrors {
+    LoadErrors(vec![LoadError::new(e.source_name, "file", "-", e.why)])
+}
+
+fn product_record_fingerprint(r: &ProductRecord) -> [u8; 32] {
+    fingerprint(std::iter::once(&r.product).chain(&r.prices))
+}
+
+impl SourceModel {
+    /// Reads an export directory. Call after `generator::load::load_export` succeeded on it, so
+    /// the shapes are known good; errors still name the file and item.
+    pub fn read(dir: &Path) -> Result<SourceModel, LoadErrors> {
+        let store: StoreSettings = {
+            let bytes = std::fs::read(dir.join(FILE_STORE)).map_err(|e| {
+                fetch_failed(FetchError {
+                    source_name: FILE_STORE.into(),
+                    why: e.to_string(),
+                })
+            })?;
+            serde_json::from_slice(&bytes).map_err(|e| {
+                LoadErrors(vec![LoadError::new(FILE_STORE, "file", "-", e.to_string())])
+            })?
+        };
+        let media: BTreeMap<String, RawMediaSet> = {
+            let bytes = std::fs::read(dir.join(FILE_MEDIA)).map_err(|e| {
+                fetch_failed(FetchError {
+                    source_name: FILE_MEDIA.into(),
+                    why: e.to_string(),
+                })
+            })?;
+            serde_json::from_slice(&bytes).map_err(|e| {
+                LoadErrors(vec![LoadError::new(FILE_MEDIA, "file", "-", e.to_string())])
+            })?
+        };
+        let list = |file: &str| read_data_list(dir, file).map_err(fetch_failed);
+        let mut errors = LoadErrors::default();
+        let product_values = list(FILE_PRODUCTS)?;
+        let price_values = list(FILE_PRICES)?;
+        let inventory_values = list(FILE_INVENTORY)?;
+        let category_values = list(FILE_CATEGORIES)?;
+        let mut model = SourceModel {
+            media_dir: Some(dir.join("media")).filter(|d| d.is_dir()),
+            store,
+            channels: Vec::new(),
+            collections: Vec::new(),
+            media,
+            categories: Vec::new(),
+            products: Vec::new(),
+            prices: Vec::new(),
+            inventory: Vec::new(),
+            content: read_content_items(dir).map_err(fetch_failed)?,
+            fingerprints: HashMap::new(),
+        };
+        for v in list(FILE_CHANNELS)? {
+            match typed(FILE_CHANNELS, format!("channel {}", v["id"]), &v) {
+                Ok(c) => model.channels.push(c),
+                Err(e) => errors.push(e),
+            }
+        }
+        for v in list(FILE_COLLECTIONS)? {
+            match typed(FILE_COLLECTIONS, format!("collection {}", v["id"]), &v) {
+                Ok(c) => model.collections.push(c),
+                Err(e) => errors.push(e),
+            }
+        }
+        for v in &category_values {
+            match typed(FILE_CATEGORIES, format!("category {}", v["id"]), v) {
+                Ok(c) => model.categories.push(c),
+                Err(e) => errors.push(e),
+            }
+            if let Some(id) = id_of(v, "id") {
+                model
+                    .fingerprints
+                    .insert(Change::Category(id), fingerprint([v]));
+            }
+        }
+        // Group price and stock records by product, to fingerprint what a product fetch returns.
+        let mut owner: HashMap<u64, u64> = HashMap::new();
+        for p in &product_values {
+            if let Some(id) = id_of(p, "id") {
+                for v in variant_ids(p) {
+                    owner.insert(v, id);
+                }
+            }
+        }
+        let mut prices_of: HashMap<u64, Vec<&Value>> = HashMap::new();
+        for v in &price_values {
+            if let Some(p) = id_of(v, "variant_id").and_then(|vid| owner.get(&vid)) {
+                prices_of.entry(*p).or_default().push(v);
+            }
+            match typed(FILE_PRICES, format!("price record {}", v["variant_id"]), v) {
+                Ok(r) => model.prices.push(r),
+                Err(e) => errors.push(e),
+            }
+        }
+        let mut stock_of: HashMap<u64, Vec<&Value>> = HashMap::new();
+        for v in &inventory_values {
+            if let Some(p) = inventory_variant(v).and_then(|vid| owner.get(&vid)) {
+                stock_of.entry(*p).or_default().push(v);
+            }
+            match typed(
+                FILE_INVENTORY,
+                format!("inventory item {}", v["identity"]["variant_id"]),
+                v,
+            ) {
+                Ok(r) => model.inventory.push(r),
+                Err(e) => errors.push(e),
+            }
+        }
+        for v in &product_values {
+            match typed::<RawProduct>(FILE_PRODUCTS, format!("product {}", v["id"]), v) {
+                Ok(p) => {
+                    let prices = prices_of.remove(&p.id).unwrap_or_default();
+                    model.fingerprints.insert(
+                        Change::Product(p.id),
+                        fingerprint(std::iter::once(v).chain(prices)),
+                    );
+                    model.fingerprints.insert(
+                        Change::Inventory(p.id),
+                        fingerprint(stock_of.remove(&p.id).unwrap_or_default()),
+                    );
+                    model.products.push(p);
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        for (_, item) in &model.content {
+            if let Some(id) = delivery_id(item) {
+                model
+                    .fingerprints
+                    .insert(Change::Content(id.to_string()), fingerprint([item]));
+            }
+        }
+        errors.into_result(model)
+    }
+
+    /// Changes whose fetched version is the one already held (the source has not caught up).
+    pub fn stale(&self, fresh: &Fresh) -> BTreeSet<Change> {
+        let same = |c: Change, f: [u8; 32]| (self.fingerprints.get(&c) == Some(&f)).then_some(c);
+        let mut out = BTreeSet::new();
+        for (&id, r) in &fresh.products {
+            let f = r.as_ref().map(product_record_fingerprint);
+            out.extend(f.and_then(|f| same(Change::Product(id), f)));
+            if r.is_none() && !self.fingerprints.contains_key(&Change::Product(id)) {
+                out.insert(Change::Product(id)); // deleted, and already gone
+            }
+        }
+        for (&id, records) in &fresh.inventory {
+            out.extend(same(Change::Inventory(id), fingerprint(records)));
+        }
+        for (&id, c) in &fresh.categories {
+            out.extend(
+                c.as_ref()
+                    .and_then(|c| same(Change::Category(id), fingerprint([c]))),
+            );
+        }
+        for (id, c) in &fresh.content {
+            out.extend(
+                c.as_ref()
+                    .and_then(|c| same(Change::Content(id.clone()), fingerprint([c]))),
+            );
+        }
+        out
+    }
+
+    /// The content items of `items` (as read from the export) that differ from the model's, and
+    /// the model's items that are gone, as fresh data to apply.
+    pub fn content_diff(&self, items: Vec<(String, Value)>) -> Fresh {
+        let mut fresh = Fresh::default();
+        let mut seen = BTreeSet::new();
+        for (_, item) in items {
+            let Some(id) = delivery_id(&item).map(str::to_string) else {
+                continue;
+            };
+            seen.insert(id.clone());
+            if self.fingerprints.get(&Change::Content(id.clone())) != Some(&fingerprint([&item])) {
+                fresh.content.insert(id, Some(item));
+            }
+        }
+        for (_, item) in &self.content {
+            if let Some(id) = delivery_id(item).filter(|id| !seen.contains(*id)) {
+                fresh.content.insert(id.to_string(), None);
+            }
+        }
+        fresh
+    }
+
+    /// A new model with the fresh items applied; `self` is left as it was.
+    pub fn apply(&self, fresh: &Fresh) -> Result<SourceModel, LoadErrors> {
+        let mut next = self.clone();
+        let mut errors = LoadErrors::default();
+        for (&id, record) in &fresh.products {
+            let old_variants: BTreeSet<u64> = next
+                .products
+                .iter()
+                .find(|p| p.id == id)
+                .map(|p| p.variants.iter().map(|v| v.id).collect())
+                .unwrap_or_default();
+            let Some(record) = record else {
+                next.products.retain(|p| p.id != id);
+                next.prices
+                    .retain(|r| !old_variants.contains(&r.variant_id));
+                next.inventory
+                    .retain(|r| !old_variants.contains(&r.identity.variant_id));
+                next.fingerprints.remove(&Change::Product(id));
+                next.fingerprints.remove(&Change::Inventory(id));
+                continue;
+            };
+            let product: RawProduct =
+                match typed(FILE_PRODUCTS, format!("product {id}"), &record.product) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        errors.push(e);
+                        continue;
+                    }
+                };
+            let variants: BTreeSet<u64> = product.variants.iter().map(|v| v.id).collect();
+            let mut prices = Vec::new();
+            for v in &record.prices {
+                match typed(FILE_PRICES, format!("price record {}", v["variant_id"]), v) {
+                    Ok(r) => prices.push(r),
+                    Err(e) => errors.push(e),
+                }
+            }
+            next.prices.retain(|r| {
+                !old_variants.contains(&r.variant_id) && !variants.contains(&r.variant_id)
+            });
+            next.prices.extend(prices);
+            next.fingerprints
+                .insert(Change::Product(id), product_record_fingerprint(record));
+            match next.products.iter_mut().find(|p| p.id == id) {
+                Some(slot) => *slot = product,
+                None => next.products.push(product),
+            }
+            next.replace_stock(id, &old_variants, &record.inventory, &mut errors);
+        }
+        for (&id, records) in &fresh.inventory {
+            let variants: BTreeSet<u64> = next
+                .products
+                .iter()
+                .find(|p| p.id == id)
+                .map(|p| p.variants.iter().map(|v| v.id).collect())
+                .unwrap_or_default();
+            next.replace_stock(id, &variants, records, &mut errors);
+        }
+        for (&id, category) in &fresh.categories {
+            match category {
+                None => {
+                    next.categories.retain(|c| c.id != id);
+                    next.fingerprints.remove(&Change::Category(id));
+                }
+                Some(v) => match typed::<RawCategory>(FILE_CATEGORIES, format!("category {id}"), v)
+                {
+                    Ok(c) => {
+                        next.fingerprints
+                            .insert(Change::Category(id), fingerprint([v]));
+                        match next.categories.iter_mut().find(|x| x.id == id) {
+                            Some(slot) => *slot = c,
+                            None => next.categories.push(c),
+                        }
+                    }
+                    Err(e) => errors.push(e),
+                },
+            }
+        }
+        for (id, item) in &fresh.content {
+            let at = next
+                .content
+                .iter()
+                .position(|(_, v)| delivery_id(v) == Some(id));
+            match (item, at) {
+                (None, Some(i)) => {
+                    next.content.remove(i);
+                    next.fingerprints.remove(&Change::Content(id.clone()));
+                }
+                (None, None) => {}
+                (Some(v), at) => {
+                    next.fingerprints
+                        .insert(Change::Content(id.clone()), fingerprint([v]));
+                    match at {
+                        Some(i) => next.content[i].1 = v.clone(),
+                        // New items go to a file of their own market, named for the webhook.
+                        None => next
+                            .content
+                            .push(("content/webhook.json".into(), v.clone())),
+                    }
+                }
+            }
+        }
+        errors.into_result(next)
+    }
+
+    fn replace_stock(
+        &mut self,
+        product: u64,
+        variants: &BTreeSet<u64>,
+        records: &[Value],
+        errors: &mut LoadErrors,
+    ) {
+        let mut fresh = Vec::new();
+        for v in records {
+            match typed::<RawInventoryItem>(
+                FILE_INVENTORY,
+                format!("inventory item {}", v["identity"]["variant_id"]),
+                v,
+            ) {
+                Ok(r) => fresh.push(r),
+                Err(e) => errors.push(e),
+            }
+        }
+        let replaced: BTreeSet<u64> = variants
+            .iter()
+            .copied()
+            .chain(fresh.iter().map(|r| r.identity.variant_id))
+            .collect();
+        self.inventory
+            .retain(|r| !replaced.contains(&r.identity.variant_id));
+        self.inventory.extend(fresh);
+        self.fingerprints
+            .insert(Change::Inventory(product), fingerprint(records));
+    }
+
+    /// Validates the model into the generator's inputs (the same rules as a build from disk).
+    pub fn inputs(&self) -> Result<Inputs, LoadErrors> {
+        let catalog = Catalog::from_export(CatalogExport {
+            store: self.store.clone(),
+            channels: self.channels.clone(),
+            categories: self.categories.clone(),
+            collections: self.collections.clone(),
+            products: self.products.clone(),
+            prices: self.prices.clone(),
+            inventory: self.inventory.clone(),
+            media: self.media.clone(),
+        });
+        let content = Content::from_sources(
+            self.content
+                .iter()
+                .map(|(file, item)| ContentSource {
+                    file: file.clone(),
+                    item: item.clone(),
+                })
+                .collect(),
+        );
+        match (catalog, content) {
+            (Ok(catalog), Ok(content)) => Ok(Inputs {
+                catalog,
+                content,
+                media_dir: self.media_dir.clone(),
+            }),
+            (catalog, content) => {
+                let mut errors = LoadErrors::default();
+                if let Err(e) = catalog {
+                    errors.extend(e);
+                }
+                if let Err(e) = content {
+                    errors.extend(e);
+                }
+                Err(errors)
+            }
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! Where a webhook-driven rebuild gets fresh data for the items a webhook named. `FreshSource` is
+//! the seam: `LocalExport` reads the export directory (what `storefront dev`/`serve` build from,
+//! e.g. the sample store or `content-cache/export` after an import); the HTTP importer's per-item
+//! fetchers implement the same trait against the real source APIs. Items come back as the sources'
+//! JSON so the daemon can tell a fresh version from the one it already has.
+
+use domain::catalog::{FILE_CATEGORIES, FILE_INVENTORY, FILE_PRICES, FILE_PRODUCTS};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// A product as the catalog API returns it, with its variants' price-list records and stock.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProductRecord {
+    pub product: Value,
+    pub prices: Vec<Value>,
+    pub inventory: Vec<Value>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("{source_name}: {why}")]
+pub struct FetchError {
+    pub source_name: String,
+    pub why: String,
+}
+
+/// Fresh data for changed items. `None` means the source no longer has the item (deleted).
+pub trait FreshSource: Send + Sync {
+    fn products(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<ProductRecord>>, FetchError>;
+    /// Stock records of each product's variants.
+    fn inventory(&self, product_ids: &[u64]) -> Result<BTreeMap<u64, Vec<Value>>, FetchError>;
+    fn categories(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<Value>>, FetchError>;
+    /// Published content items by id (`_meta.deliveryId`).
+    fn content(&self, ids: &[String]) -> Result<BTreeMap<String, Option<Value>>, FetchError>;
+    /// A content item as the staging host `staging_domain` serves it (unpublished edits, at the
+    /// preview time). A source without staging access answers with the published item.
+    fn preview_item(&self, staging_domain: &str, id: &str) -> Result<Option<Value>, FetchError> {
+        let _ = staging_domain;
+        Ok(self.content(&[id.to_string()])?.remove(id).flatten())
+    }
+}
+
+/// Reads `{"data": [...]}` from an export file as JSON values.
+pub fn read_data_list(dir: &Path, file: &str) -> Result<Vec<Value>, FetchError> {
+    let err = |why: String| FetchError {
+        source_name: file.to_string(),
+        why,
+    };
+    let bytes = std::fs::read(dir.join(file)).map_err(|e| err(format!("cannot be read: {e}")))?;
+    let mut root: Value =
+        serde_json::from_slice(&bytes).map_err(|e| err(format!("malformed JSON: {e}")))?;
+    match root.get_mut("data").map(Value::take) {
+        Some(Value::Array(items)) => Ok(items),
+        _ => Err(err("missing: expected {\"data\": [...]}".into())),
+    }
+}
+
+/// Every content item of the export's `content/*.json` pages, with its file name.
+pub fn read_content_items(dir: &Path) -> Result<Vec<(String, Value)>, FetchError> {
+    let content_dir = dir.join("content");
+    let err = |name: &str, why: String| FetchError {
+        source_name: name.to_string(),
+        why,
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&content_dir)
+        .map_err(|e| err("content/", format!("cannot be read: {e}")))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let name = format!(
+            "content/{}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
+        let bytes = std::fs::read(&path).map_err(|e| err(&name, format!("cannot be read: {e}")))?;
+        let page: domain::export::RawContentPage = serde_json::from_slice(&bytes)
+            .map_err(|e| err(&name, format!("not a delivery API page: {e}")))?;
+        out.extend(
+            page.responses
+                .into_iter()
+                .map(|r| (name.clone(), r.content)),
+        );
+    }
+    Ok(out)
+}
+
+pub fn id_of(v: &Value, field: &str) -> Option<u64> {
+    v.get(field).and_then(Value::as_u64)
+}
+
+pub fn variant_ids(product: &Value) -> BTreeSet<u64> {
+    product
+        .get("variants")
+        .and_then(Value::as_array)
+        .map(|vs| vs.iter().filter_map(|v| id_of(v, "id")).collect())
+        .unwrap_or_default()
+}
+
+pub fn inventory_variant(record: &Value) -> Option<u64> {
+    record
+        .pointer("/identity/variant_id")
+        .and_then(Value::as_u64)
+}
+
+pub fn delivery_id(item: &Value) -> Option<&str> {
+    item.pointer("/_meta/deliveryId").and_then(Value::as_str)
+}
+
+/// The export directory as a source: each call reads the files it needs.
+pub struct LocalExport {
+    pub dir: PathBuf,
+}
+
+impl LocalExport {
+    fn stock_of(
+        &self,
+        products: &BTreeMap<u64, BTreeSet<u64>>,
+    ) -> Result<BTreeMap<u64, Vec<Value>>, FetchError> {
+        let inventory = read_data_list(&self.dir, FILE_INVENTORY)?;
+        let mut out: BTreeMap<u64, Vec<Value>> =
+            products.keys().map(|&id| (id, Vec::new())).collect();
+        for record in inventory {
+            let Some(variant) = inventory_variant(&record) else {
+                continue;
+            };
+            if let Some((&product, _)) = products.iter().find(|(_, vs)| vs.contains(&variant)) {
+                out.entry(product).or_default().push(record);
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl FreshSource for LocalExport {
+    fn products(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<ProductRecord>>, FetchError> {
+        let wanted: BTreeSet<u64> = ids.iter().copied().collect();
+        let found: BTreeMap<u64, Value> = read_data_list(&self.dir, FILE_PRODUCTS)?
+            .into_iter()
+            .filter_map(|p| {
+                id_of(&p, "id")
+                    .filter(|id| wanted.contains(id))
+                    .map(|id| (id, p))
+            })
+            .collect();
+        let variants: BTreeMap<u64, BTreeSet<u64>> =
+            found.iter().map(|(&id, p)| (id, variant_ids(p))).collect();
+        let mut prices: BTreeMap<u64, Vec<Value>> = BTreeMap::new();
+        for record in read_data_list(&self.dir, FILE_PRICES)? {
+            let Some(variant) = id_of(&record, "variant_id") else {
+                continue;
+            };
+            if let Some((&product, _)) = variants.iter().find(|(_, vs)| vs.contains(&variant)) {
+                prices.entry(product).or_default().push(record);
+            }
+        }
+        let mut stock = self.stock_of(&variants)?;
+        Ok(ids
+            .iter()
+            .map(|&id| {
+                let record = found.get(&id).map(|p| ProductRecord {
+                    product: p.clone(),
+                    prices: prices.remove(&id).unwrap_or_default(),
+                    inventory: stock.remove(&id).unwrap_or_default(),
+                });
+                (id, record)
+            })
+            .collect())
+    }
+
+    fn inventory(&self, product_ids: &[u64]) -> Result<BTreeMap<u64, Vec<Value>>, FetchError> {
+        let wanted: BTreeSet<u64> = product_ids.iter().copied().collect();
+        let variants: BTreeMap<u64, BTreeSet<u64>> = read_data_list(&self.dir, FILE_PRODUCTS)?
+            .iter()
+            .filter_map(|p| {
+                id_of(p, "id")
+                    .filter(|id| wanted.contains(id))
+                    .map(|id| (id, variant_ids(p)))
+            })
+            .collect();
+        self.stock_of(&variants)
+    }
+
+    fn categories(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<Value>>, FetchError> {
+        let mut all: BTreeMap<u64, Value> = read_data_list(&self.dir, FILE_CATEGORIES)?
+            .into_iter()
+            .filter_map(|c| id_of(&c, "id").map(|id| (id, c)))
+            .collect();
+        Ok(ids.iter().map(|&id| (id, all.remove(&id))).collect())
+    }
+
+    fn content(&self, ids: &[String]) -> Result<BTreeMap<String, Option<Value>>, FetchError> {
+        let mut all: BTreeMap<String, Value> = read_content_items(&self.dir)?
+            .into_iter()
+            .filter_map(|(_, item)| delivery_id(&item).map(str::to_string).map(|id| (id, item)))
+            .collect();
+        Ok(ids.iter().map(|id| (id.clone(), all.remove(id))).collect())
+    }
+}

@@ -1,0 +1,217 @@
+//! netlify.toml and `storefront serve` agree on every rule: the generated route rules in
+//! netlify.toml are exactly the generator's (which also writes public/_redirects), and the
+//! production router answers a request for every redirect rule the way Netlify would (files
+//! shadow unforced rules; forced rules win; proxies reach the API on the same origin), with every
+//! header block's values on the responses.
+
+mod common;
+
+use common::*;
+use std::sync::Arc;
+use storefront::netlify::{API_ORIGIN, NetlifyConfig};
+use storefront::site_server::{SiteFiles, production_router};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+async fn get(addr: std::net::SocketAddr, target: &str) -> Reply {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(
+            format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| (k.to_ascii_lowercase(), v.to_string()))
+        .collect();
+    Reply {
+        status,
+        headers,
+        body: raw[split + 4..].to_vec(),
+    }
+}
+
+fn config() -> NetlifyConfig {
+    NetlifyConfig::load(&repo().join("netlify.toml")).unwrap()
+}
+
+#[test]
+fn netlify_toml_holds_the_generated_route_rules_and_a_publish_dir() {
+    let config = config();
+    let text = std::fs::read_to_string(repo().join("netlify.toml")).unwrap();
+    let doc: toml::Table = toml::from_str(&text).unwrap();
+    assert_eq!(doc["build"]["publish"].as_str(), Some("public"));
+    assert!(
+        doc["build"]["command"]
+            .as_str()
+            .unwrap()
+            .contains("netlify-build")
+    );
+    let generated: Vec<(String, String, u16)> = generator::redirects::rules()
+        .into_iter()
+        .map(|r| (r.from, r.to, r.status))
+        .collect();
+    let in_toml: Vec<(String, String, u16)> = config
+        .redirects
+        .iter()
+        .filter(|r| !r.force)
+        .map(|r| (r.from.clone(), r.to.clone(), r.status))
+        .collect();
+    assert_eq!(
+        in_toml, generated,
+        "netlify.toml's route rules = generator::redirects::rules()"
+    );
+    let proxies: Vec<&str> = config
+        .redirects
+        .iter()
+        .filter(|r| r.to.starts_with(API_ORIGIN))
+        .map(|r| r.from.as_str())
+        .collect();
+    assert_eq!(proxies, ["/api/*", "/amplience-visualization/*"]);
+}
+
+/// A concrete request path for a rule's `from`.
+fn sample_path(from: &str) -> String {
+    match from.strip_suffix("/*") {
+        Some(prefix) => format!("{prefix}/no-such/thing-42"),
+        None => from.to_string(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_applies_every_netlify_rule_and_header() {
+    let site = built_sample();
+    let config = Arc::new(config());
+    let api_state = api::AppState::ephemeral(sample_export()).await.unwrap();
+    let app = production_router(
+        SiteFiles::Dir(site.public()),
+        config.clone(),
+        api_state,
+        None,
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let shadowed = |path: &str| {
+        let rel = path.trim_start_matches('/');
+        site.public().join(rel).is_file() || site.public().join(rel).join("index.html").is_file()
+    };
+    let mut checked = 0;
+    for rule in &config.redirects {
+        let path = sample_path(&rule.from);
+        let query: String = rule
+            .query
+            .keys()
+            .map(|k| format!("{k}=v-{k}.example"))
+            .collect::<Vec<_>>()
+            .join("&");
+        let target = if query.is_empty() {
+            path.clone()
+        } else {
+            format!("{path}?{query}")
+        };
+        let reply = get(addr, &target).await;
+        let splat = rule
+            .from
+            .strip_suffix("/*")
+            .map(|p| path[p.len()..].trim_start_matches('/').to_string())
+            .unwrap_or_default();
+        let mut to = rule.to.replace(":splat", &splat);
+        for (k, placeholder) in &rule.query {
+            to = to.replace(placeholder, &format!("v-{k}.example"));
+        }
+        if rule.to.starts_with(API_ORIGIN) {
+            // Same origin here: the API (or the preview renderer) answers, not the site's 404.
+            assert_ne!(
+                reply.body, b"This page could not be found",
+                "{target}: proxied rule must reach the API"
+            );
+            checked += 1;
+            continue;
+        }
+        if !rule.force && shadowed(&path) {
+            assert_eq!(reply.status, 200, "{target}: a file shadows the rule");
+            checked += 1;
+            continue;
+        }
+        match rule.status {
+            301 | 302 | 307 | 308 => {
+                assert_eq!(reply.status, rule.status, "{target}");
+                assert_eq!(reply.header("location"), Some(to.as_str()), "{target}");
+            }
+            status => {
+                assert_eq!(reply.status, status, "{target}");
+                let file = std::fs::read(site.public().join(to.trim_start_matches('/'))).unwrap();
+                assert_eq!(reply.body, file, "{target} serves {to}");
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, config.redirects.len());
+
+    // Headers: every block's values, the later block winning where two set the same header.
+    for path in [
+        "/",
+        "/about-us/",
+        "/assets/",
+        "/favicon.svg",
+        "/no-such-page",
+    ] {
+        let target = if path == "/assets/" {
+            let asset = std::fs::read_dir(site.public().join("assets"))
+                .unwrap()
+                .flatten()
+                .find(|e| e.file_name().to_string_lossy().ends_with(".js"))
+                .unwrap();
+            format!("/assets/{}", asset.file_name().to_string_lossy())
+        } else {
+            path.to_string()
+        };
+        let reply = get(addr, &target).await;
+        let expected = config.headers_for(&target);
+        assert!(expected.contains_key("Content-Security-Policy"));
+        for (k, v) in &expected {
+            assert_eq!(reply.header(k), Some(v.as_str()), "{target}: {k}");
+        }
+        if target.starts_with("/assets/") {
+            assert!(reply.header("cache-control").unwrap().contains("immutable"));
+        } else {
+            assert!(
+                reply
+                    .header("cache-control")
+                    .unwrap()
+                    .contains("must-revalidate")
+            );
+        }
+    }
+}
