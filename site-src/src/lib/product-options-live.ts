@@ -6,18 +6,27 @@
 // source of truth: this fetches that page, takes its gallery and product details (badges, price,
 // attributes) and its two island props, and shows them here. The static page stays what crawlers and
 // no-JS visitors get; the current page only borrows it.
-import { resolveSelection, schema as optionsSchema, selectionFromQuery, setQuery } from '../islands/product-options';
-import { store } from './store';
 import type { MouseEvent } from 'react';
+import {
+  resolveSelection,
+  schema as optionsSchema,
+  selectionFromQuery,
+  setQuery,
+  type ProductOptionsProps,
+} from '../islands/product-options';
+import { store } from './store';
+
 export { optionAvailability } from './option-availability';
-import type { ProductOptionsProps } from '../islands/product-options';
 
 /** The product-details children that belong to islands: they stay (React owns them), the rest swaps. */
 const ISLAND_HOLDERS = '.pdp__options, [data-product-actions]';
 
+/**
+ * An island's props in a fetched page. Not the registry's reader: importing the entry chunk from this
+ * lazy chunk makes the bundler split out a runtime chunk that every page would then load.
+ */
 function islandProps(doc: Document, scope: Element, name: string): unknown {
-  const el = scope.querySelector(`[data-island="${name}"]`);
-  const id = el?.getAttribute('data-island-id');
+  const id = scope.querySelector(`[data-island="${name}"]`)?.getAttribute('data-island-id');
   const script = Array.from(doc.querySelectorAll('script[data-island-props]')).find(
     (candidate) => candidate.getAttribute('data-island-props') === id,
   );
