@@ -155,6 +155,9 @@ describe('shopper journeys', () => {
     await choose(page, '8');
     await choose(page, 'Petite');
     await page.getByText('Out of stock').waitFor();
+    // §4 marks from the live stock: 8 in Petite is sold out, and both values say so.
+    await page.locator('.option--sold-out input[value="8"][aria-describedby]').waitFor();
+    await page.locator('.option--sold-out input[value="Petite"][aria-describedby]').waitFor();
     assert.equal(await add.isDisabled(), true);
     assert.equal(await add.innerText(), 'SOLD OUT');
     await choose(page, '10');
