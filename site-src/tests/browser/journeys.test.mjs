@@ -187,6 +187,14 @@ describe('shopper journeys', () => {
     assert.equal(await page.locator('.product-options input[value="10"]').isChecked(), true, 'the size carries over');
     const axe = await new AxeBuilder({ page }).analyze();
     assert.deepEqual(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+    // The bag gets the colour now shown.
+    await choose(page, 'Regular');
+    await page.locator('.product-actions__add').click();
+    const popup = page.getByRole('dialog', { name: 'Added to bag' });
+    await popup.waitFor();
+    assert.match(await popup.innerText(), /Burgundy/);
+    await page.keyboard.press('Escape');
+    await popup.waitFor({ state: 'hidden' });
 
     await page.goBack({ waitUntil: 'commit' });
     await page.getByRole('group', { name: 'Color: Emerald Green' }).waitFor();
