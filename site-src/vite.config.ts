@@ -18,13 +18,18 @@ export default defineConfig({
     manifest: true,
     target: 'es2022',
     sourcemap: false,
+    // The generator already writes <link rel="modulepreload"> for each island's chunk and its static
+    // imports (generator/src/bundles.rs), so Vite's runtime preload lists (one per dynamic import,
+    // ~1 kB gzip in the entry alone) were paid twice. Lazy chunks' own imports are nearly all on the
+    // page already.
+    modulePreload: false,
     rollupOptions: {
       input: 'src/main.ts',
       output: {
         // The API client and the form rules travel together: every island that calls the API also
         // validates input, and as two chunks each would cost its own request and gzip overhead.
         manualChunks(id: string) {
-          return /\/src\/lib\/(api|validation)\.ts$/.test(id) ? 'api' : undefined;
+          return /\/src\/lib\/(api|validation|availability)\.ts$/.test(id) ? 'api' : undefined;
         },
       },
     },

@@ -56,8 +56,11 @@ function stockMessage(state: StockState): string {
   return '';
 }
 
-export default function ProductActions(props: ProductActionsProps): ReactElement {
-  const { productId, modifiers } = props;
+export default function ProductActions(pageProps: ProductActionsProps): ReactElement {
+  const { productId } = pageProps;
+  // After a colour change (ProductOptions) the shown colourway's price, image and colour apply.
+  const props = useShopStore((state) => state.colourway[productId]?.actions) ?? pageProps;
+  const { modifiers } = props;
   const selection = useShopStore((state) => state.selection[productId]);
   const stock = useShopStore((state) => state.stock[productId]);
   const cart = useShopStore((state) => state.cart.data);

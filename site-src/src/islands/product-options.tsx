@@ -4,7 +4,12 @@
 // on both sides. After hydration the choice comes from `?Size=…&Length=…` (labels), every change is
 // written back with history.replaceState, and the chosen variant is published in the shared store
 // (`selection[productId]`) for the add-to-bag island.
-import { useEffect, type ChangeEvent, type ReactElement } from 'react';
+// A colour swatch is a link to that colourway's own page; once hydrated, a plain click shows it in
+// place and pushes its URL, and back/forward restore the colour shown. Once live stock is in the
+// store, each size/length shows its §4 availability (sold out, or no variant in that combination);
+// such values stay selectable so the shopper can ask to be notified. Both come from
+// lib/product-options-live.ts, loaded after hydration.
+import { useEffect, useState, type ChangeEvent, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { store, useShopStore, type ProductSelection } from '../lib/store';
 
@@ -41,6 +46,7 @@ export const schema = z.object({
 });
 
 export type ProductOptionsProps = z.infer<typeof schema>;
+type Live = typeof import('../lib/product-options-live');
 type Choice = z.infer<typeof option>;
 
 /** The choice both the static page and the first render show: the only value, if there is one. */
@@ -87,13 +93,30 @@ export function resolveSelection(
   };
 }
 
-function writeQuery(params: Record<'Size' | 'Length', string | null>): void {
-  const url = new URL(window.location.href);
+/** Sets (or, for null, removes) Size and Length in `url`'s query. */
+export function setQuery(url: URL, params: Record<'Size' | 'Length', string | null>): void {
   for (const [key, value] of Object.entries(params)) {
     if (value === null) url.searchParams.delete(key);
     else url.searchParams.set(key, value);
   }
+}
+
+function writeQuery(params: Record<'Size' | 'Length', string | null>): void {
+  const url = new URL(window.location.href);
+  setQuery(url, params);
   window.history.replaceState(window.history.state, '', url);
+}
+
+/** The size and length a query asks for, else the sole value of each. */
+export function selectionFromQuery(
+  props: ProductOptionsProps,
+  search: string,
+): { sizeId: number | null; lengthId: number | null } {
+  const query = new URLSearchParams(search);
+  return {
+    sizeId: byLabel(props.sizes, query.get('Size')) ?? soleId(props.sizes),
+    lengthId: byLabel(props.lengths, query.get('Length')) ?? soleId(props.lengths),
+  };
 }
 
 /** A colour link that keeps the shopper's size and length when switching colour. */
@@ -112,6 +135,8 @@ function Choices(props: {
   legend: string;
   choices: Choice[];
   selectedId: number | null;
+  /** §4 availability per value id, once live stock is known (see availabilityOf). */
+  availability: (id: number) => number | null | undefined;
   onChoose(choice: Choice): void;
   children?: ReactElement | false;
 }): ReactElement {
@@ -122,8 +147,10 @@ function Choices(props: {
       <div className="product-options__choices">
         {props.choices.map((choice) => {
           const id = `po${productId}-${kind}-${choice.id}`;
+          const level = props.availability(choice.id);
+          const note = level === 0 ? 'Sold out' : level === null ? 'Unavailable' : null;
           return (
-            <span className="option" key={choice.id}>
+            <span className={note === null ? 'option' : 'option option--sold-out'} key={choice.id}>
               <input
                 className="option__input"
                 type="radio"
@@ -131,6 +158,7 @@ function Choices(props: {
                 name={`po${productId}-${kind}`}
                 value={choice.label}
                 checked={props.selectedId === choice.id}
+                aria-describedby={note === null ? undefined : `${id}-note`}
                 onChange={(event: ChangeEvent<HTMLInputElement>) => {
                   if (event.target.checked) props.onChoose(choice);
                 }}
@@ -138,6 +166,11 @@ function Choices(props: {
               <label className="option__label" htmlFor={id}>
                 {choice.label}
               </label>
+              {note !== null && (
+                <span className="visually-hidden" id={`${id}-note`}>
+                  {note}
+                </span>
+              )}
             </span>
           );
         })}
@@ -147,26 +180,44 @@ function Choices(props: {
   );
 }
 
-export default function ProductOptions(props: ProductOptionsProps): ReactElement {
-  const { productId, sizes, lengths } = props;
+export default function ProductOptions(pageProps: ProductOptionsProps): ReactElement {
+  const { productId } = pageProps;
+  // After a colour change the shown colourway's props replace the page's own.
+  const props = useShopStore((state) => state.colourway[productId]?.options) ?? pageProps;
+  const { sizes, lengths } = props;
   // Undefined during hydration (the store's server snapshot is its initial state).
   const stored = useShopStore((state) => state.selection[productId]);
+  const stock = useShopStore((state) => state.stock[productId]);
   const sizeId = stored === undefined ? soleId(sizes) : stored.sizeId;
   const lengthId = stored === undefined ? soleId(lengths) : stored.lengthId;
+  const [live, setLive] = useState<Live | null>(null);
 
   useEffect(() => {
-    const query = new URLSearchParams(window.location.search);
-    const fromUrlSize = byLabel(sizes, query.get('Size'));
-    const fromUrlLength = byLabel(lengths, query.get('Length'));
-    store
-      .getState()
-      .setSelection(
-        productId,
-        resolveSelection(props, fromUrlSize ?? soleId(sizes), fromUrlLength ?? soleId(lengths)),
-      );
-    // Props never change for a hydrated island: read the URL once.
+    const chosen = selectionFromQuery(props, window.location.search);
+    store.getState().setSelection(productId, resolveSelection(props, chosen.sizeId, chosen.lengthId));
+    // Back/forward between colourways (or sizes of one): show what the URL now says, in place.
+    const onPopState = (): void => live?.followHistory(productId, pageProps);
+    let live: Live | undefined;
+    let mounted = true;
+    void import('../lib/product-options-live').then((module) => {
+      live = module;
+      if (mounted) setLive(module);
+    });
+    window.addEventListener('popstate', onPopState);
+    return () => {
+      mounted = false;
+      window.removeEventListener('popstate', onPopState);
+    };
+    // The page's props never change for a hydrated island: read the URL once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  const availabilityOf =
+    (kind: 'size' | 'length') =>
+    (id: number): number | null | undefined =>
+      stock === undefined || live === null
+        ? undefined
+        : live.optionAvailability(props.variants, stock, kind, id, { colour: props.colourValueId, size: sizeId, length: lengthId });
 
   const choose = (kind: 'size' | 'length', choice: Choice): void => {
     const nextSize = kind === 'size' ? choice.id : sizeId;
@@ -194,6 +245,7 @@ export default function ProductOptions(props: ProductOptionsProps): ReactElement
                   className={colour.selected ? 'swatch swatch--selected' : 'swatch'}
                   href={colourHref(colour.url, keepSize, keepLength)}
                   aria-current={colour.selected ? 'page' : undefined}
+                  onClick={live === null ? undefined : (event) => live.onSwatchClick(event, productId, colour.selected)}
                 >
                   {colour.swatch !== null && (
                     <span className="swatch__chip" aria-hidden="true" style={{ backgroundColor: colour.swatch }} />
@@ -212,6 +264,7 @@ export default function ProductOptions(props: ProductOptionsProps): ReactElement
           legend="Size"
           choices={sizes}
           selectedId={sizeId}
+          availability={availabilityOf('size')}
           onChoose={(choice) => choose('size', choice)}
         >
           {!props.isGiftCard && props.sizeGuideUrl !== '' && (
@@ -228,6 +281,7 @@ export default function ProductOptions(props: ProductOptionsProps): ReactElement
           legend="Length"
           choices={lengths}
           selectedId={lengthId}
+          availability={availabilityOf('length')}
           onChoose={(choice) => choose('length', choice)}
         />
       )}

@@ -18,37 +18,9 @@ export function colourInStock(variants: VariantOptions[], colour: number | null,
   return variants.some((v) => (colour === null || v.colour === colour) && level(stock, v.id) !== 0);
 }
 
-function level(stock: StockMap, id: number): number | null | undefined {
+/** A variant's stock: a number, null (not tracked) or undefined (not known yet). */
+export function level(stock: StockMap, id: number): number | null | undefined {
   return id in stock ? stock[id] : undefined;
-}
-
-/**
- * Availability of one size (or length) value: the summed stock of the variants with that value, the
- * current colour and the other option's chosen value (if chosen). Null when no variant matches;
- * Infinity when a matching variant does not track stock; undefined while stock is not loaded.
- */
-export function optionAvailability(
-  variants: VariantOptions[],
-  stock: StockMap,
-  kind: 'size' | 'length',
-  valueId: number,
-  chosen: { colour: number | null; size: number | null; length: number | null },
-): number | null | undefined {
-  const matching = variants.filter(
-    (v) =>
-      (chosen.colour === null || v.colour === chosen.colour) &&
-      (kind === 'size' ? v.size === valueId : v.length === valueId) &&
-      (kind === 'size' ? chosen.length === null || v.length === chosen.length : chosen.size === null || v.size === chosen.size),
-  );
-  if (matching.length === 0) return null;
-  let sum = 0;
-  for (const v of matching) {
-    const l = level(stock, v.id);
-    if (l === undefined) return undefined;
-    if (l === null) return Infinity;
-    sum += Math.max(0, l);
-  }
-  return sum;
 }
 
 export type StockState = 'unknown' | 'untracked' | 'sold-out' | 'low' | 'in-stock';

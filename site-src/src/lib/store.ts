@@ -1,5 +1,5 @@
 //! The one shared client store for every island: cart, customer, wishlist, notifications, which
-//! panel is open, live stock and product selection.
+//! panel is open, live stock, product selection and the colourway shown after a colour change.
 // Islands are separate React roots and cannot share context, so they all subscribe here and keep no
 // copy of their own. zustand's React binding serves `getInitialState()` as the server snapshot, so
 // during hydration every island sees the neutral initial state (the same state the static HTML was
@@ -7,6 +7,8 @@
 // The API calls that fill it live in cart.ts, account.ts and wishlist.ts; this file only holds state.
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
+import type { ProductActionsProps } from '../islands/product-actions';
+import type { ProductOptionsProps } from '../islands/product-options';
 
 export interface ProductSelection {
   sizeId: number | null;
@@ -23,6 +25,12 @@ export interface ProductSelection {
   needLength: boolean;
   /** A variant of the shown colour, for the wishlist before a size is chosen. */
   colourVariantId: number | null;
+}
+
+/** The island props of the colourway now shown, after a colour change without a reload. */
+export interface ShownColourway {
+  options: ProductOptionsProps;
+  actions: ProductActionsProps;
 }
 
 export interface CartOption {
@@ -113,6 +121,8 @@ export interface StoreState {
   stock: Record<number, Record<number, number | null>>;
   /** Keyed by product id: a page may show more than one product's options. */
   selection: Record<number, ProductSelection>;
+  /** Keyed by product id; absent until the shopper changes colour (the page's own props apply). */
+  colourway: Record<number, ShownColourway>;
 }
 
 export interface StoreActions {
@@ -128,6 +138,8 @@ export interface StoreActions {
   setAdded(added: AddedToBag | null): void;
   setStock(productId: number, stock: Record<number, number | null>): void;
   setSelection(productId: number, selection: ProductSelection): void;
+  /** Shows another colourway: its props and the selection carried over, in one update. */
+  showColourway(productId: number, colourway: ShownColourway, selection: ProductSelection): void;
   /** Back to the neutral state (tests; sign-out). */
   reset(): void;
 }
@@ -144,6 +156,7 @@ export function initialState(): StoreState {
     added: null,
     stock: {},
     selection: {},
+    colourway: {},
   };
 }
 
@@ -169,6 +182,11 @@ export const store = createStore<Store>()((set) => ({
   setStock: (productId, stock) => set((state) => ({ stock: { ...state.stock, [productId]: stock } })),
   setSelection: (productId, selection) =>
     set((state) => ({ selection: { ...state.selection, [productId]: selection } })),
+  showColourway: (productId, colourway, selection) =>
+    set((state) => ({
+      colourway: { ...state.colourway, [productId]: colourway },
+      selection: { ...state.selection, [productId]: selection },
+    })),
   reset: () => set(initialState()),
 }));
 

@@ -1,10 +1,12 @@
 //! Shopper journeys in Debian's chromium against the built sample store and the API on loopback
 //! (fresh SQLite database): bag, stock rules, wishlist merge, registration and sign-in, password
-//! reset with the token from the API's outbox, and the locale switch. Journeys 1 and 3 also at 375 px.
+//! reset with the token from the API's outbox, the locale switch, and a colour change in place on a
+//! product page (no navigation; back restores the colour). Journeys 1 and 3 also at 375 px.
 //! Run: SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:journeys
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromiumMissing, launch, watchErrors } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
@@ -153,12 +155,52 @@ describe('shopper journeys', () => {
     await choose(page, '8');
     await choose(page, 'Petite');
     await page.getByText('Out of stock').waitFor();
+    // §4 marks from the live stock: 8 in Petite is sold out, and both values say so.
+    await page.locator('.option--sold-out input[value="8"][aria-describedby]').waitFor();
+    await page.locator('.option--sold-out input[value="Petite"][aria-describedby]').waitFor();
     assert.equal(await add.isDisabled(), true);
     assert.equal(await add.innerText(), 'SOLD OUT');
     await choose(page, '10');
     await choose(page, 'Long');
     await page.getByText('There are less than 5 of these left').waitFor();
     assert.equal(await add.isDisabled(), false);
+    assert.deepEqual(errors, []);
+  });
+
+  journey('product page: a colour change swaps the page in place, and back restores the colour', DESKTOP, async (context) => {
+    const { page, errors } = await open(context, PRODUCT);
+    const image = () => page.locator('.gallery__media').first().getAttribute('src');
+    assert.match(await image(), /Emerald_Green_1/);
+    // A full navigation would lose this.
+    await page.evaluate(() => { window.colourJourneyMark = 'same document'; });
+    await choose(page, '10');
+    // The in-place colour change loads right after hydration; a click before that is a plain link.
+    await page.waitForLoadState('networkidle');
+    await page.locator('.product-options__swatches').getByRole('link', { name: 'Burgundy' }).click();
+    await page.getByRole('group', { name: 'Color: Burgundy' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('.gallery__media')?.getAttribute('src')?.includes('274674_1'));
+    const burgundy = new URL(page.url());
+    assert.equal(decodeURIComponent(burgundy.pathname), '/p/101/satin-slip-midi-dress/Burgundy');
+    assert.equal(burgundy.searchParams.get('Size'), '10');
+    assert.equal(await page.evaluate(() => window.colourJourneyMark), 'same document');
+    assert.match(await page.title(), /Burgundy/);
+    assert.equal(await page.locator('.product-options input[value="10"]').isChecked(), true, 'the size carries over');
+    const axe = await new AxeBuilder({ page }).analyze();
+    assert.deepEqual(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+    // The bag gets the colour now shown.
+    await choose(page, 'Regular');
+    await page.locator('.product-actions__add').click();
+    const popup = page.getByRole('dialog', { name: 'Added to bag' });
+    await popup.waitFor();
+    assert.match(await popup.innerText(), /Burgundy/);
+    await page.keyboard.press('Escape');
+    await popup.waitFor({ state: 'hidden' });
+
+    await page.goBack({ waitUntil: 'commit' });
+    await page.getByRole('group', { name: 'Color: Emerald Green' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('.gallery__media')?.getAttribute('src')?.includes('Emerald_Green_1'));
+    assert.equal(decodeURIComponent(new URL(page.url()).pathname), PRODUCT);
+    assert.equal(await page.evaluate(() => window.colourJourneyMark), 'same document');
     assert.deepEqual(errors, []);
   });
 
