@@ -205,10 +205,7 @@ pub fn featured_key(r: &ProductRecord) -> (i64, std::cmp::Reverse<&str>, u64) {
 }
 
 fn colour_ok(r: &ProductRecord, f: &Filters) -> bool {
-    f.colours.is_empty()
-        || r.colourways
-            .iter()
-            .any(|w| f.colours.iter().any(|c| *c == w.label))
+    f.colours.is_empty() || r.colourways.iter().any(|w| f.colours.contains(&w.label))
 }
 
 fn size_ok(r: &ProductRecord, f: &Filters) -> bool {
