@@ -18,6 +18,8 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/stock/products/{product_id}"),
     ("get", "/stock/locations"),
     ("get", "/variants"),
+    ("get", "/search"),
+    ("get", "/listing"),
     ("get", "/cart"),
     ("post", "/cart"),
     ("delete", "/cart"),
