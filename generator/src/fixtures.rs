@@ -216,7 +216,9 @@ pub fn write_fixtures(dir: &Path, opts: &FixtureOptions) -> std::io::Result<()> 
             item("other-stuff", "content-page", json!({"pageTitle": "Other stuff", "content": []})),
             item("desktop-navigation", "desktop-navigation", json!({"topLevelLinks": nav_links})),
             item("footer", "footer", json!({"columns": [{"title": "Help", "links": [{"text": "About us", "link": "/about-us"}]}], "quisasBoxText": "Sometimes it's good to get lost in the details"})),
-        ], "page": {"responseCount": 5}});
+            // The curated Popular Searches, as a real content export has them.
+            item("search-suggestions", "search-suggestions", json!({"suggestions": ["Dress", "Jumper", "Jeans", "Coat"]})),
+        ], "page": {"responseCount": 6}});
         write_json(&dir.join(format!("content/{m}.json")), &page)?;
     }
     Ok(())

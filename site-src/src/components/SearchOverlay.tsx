@@ -92,7 +92,7 @@ export default function SearchOverlay(): ReactElement {
           <h2 id="search-matches">Product Matches</h2>
           <ul className="search__products">
             {answer.products.map((p) => (
-              <li key={p.id}>
+              <li key={p.url}>
                 <a href={p.url}>
                   {p.image_url !== null && <img src={p.image_url} alt="" width="150" height="200" loading="lazy" />}
                   <span>{p.name}</span>

@@ -56,6 +56,56 @@ function urlFor(state: ListingUrlState): string {
   return `${window.location.pathname}${qs === '' ? '' : `?${qs}`}`;
 }
 
+/** A facet option; only colours carry a swatch. */
+type Facet = { label: string; count: number; swatch?: string | null };
+
+const FACET_GROUPS = {
+  colours: { className: 'facet--colour', legend: 'Colour', listClass: 'facet__list', idPrefix: 'facet-colour', name: 'filters[Color]' },
+  sizes: { className: 'facet--size', legend: 'Size', listClass: 'facet__list facet__list--sizes', idPrefix: 'facet-size', name: 'filters[Size]' },
+} as const;
+
+/** One facet's checkboxes with their counts; an option with no results is disabled unless chosen. */
+function FacetGroup(props: {
+  facet: keyof typeof FACET_GROUPS;
+  facets: Facet[];
+  chosen: string[];
+  onToggle: (value: string) => void;
+}): ReactElement | null {
+  if (props.facets.length === 0) return null;
+  const group = FACET_GROUPS[props.facet];
+  return (
+    <fieldset className={`facet ${group.className}`}>
+      <legend className="facet__legend">{group.legend}</legend>
+      <ul className={group.listClass}>
+        {props.facets.map((f, i) => {
+          const checked = props.chosen.includes(f.label);
+          return (
+            <li className="facet__option" key={f.label}>
+              <input
+                className="facet__input"
+                type="checkbox"
+                id={`${group.idPrefix}-${i + 1}`}
+                name={group.name}
+                value={f.label}
+                checked={checked}
+                disabled={f.count === 0 && !checked}
+                onChange={() => props.onToggle(f.label)}
+              />
+              <label className="facet__label" htmlFor={`${group.idPrefix}-${i + 1}`}>
+                {f.swatch === undefined ? null : (
+                  <span className="facet__swatch" style={f.swatch === null ? undefined : { backgroundColor: f.swatch }} />
+                )}
+                {`${f.label} `}
+                <span className="facet__count">{`(${f.count})`}</span>
+              </label>
+            </li>
+          );
+        })}
+      </ul>
+    </fieldset>
+  );
+}
+
 export default function Listing(props: ListingProps): ReactElement {
   const scope: ListingScope = { kind: props.kind, id: props.id, market: props.market };
   // A search page is static without results: it has nothing to show until the query is known.
@@ -197,57 +247,13 @@ export default function Listing(props: ListingProps): ReactElement {
             </p>
           ) : (
             <div className="facets">
-              {shown.facets.colours.length > 0 ? (
-                <fieldset className="facet facet--colour">
-                  <legend className="facet__legend">Colour</legend>
-                  <ul className="facet__list">
-                    {shown.facets.colours.map((f, i) => (
-                      <li className="facet__option" key={f.label}>
-                        <input
-                          className="facet__input"
-                          type="checkbox"
-                          id={`facet-colour-${i + 1}`}
-                          name="filters[Color]"
-                          value={f.label}
-                          checked={state.colours.includes(f.label)}
-                          disabled={f.count === 0 && !state.colours.includes(f.label)}
-                          onChange={() => changeFilter('colours', f.label)}
-                        />
-                        <label className="facet__label" htmlFor={`facet-colour-${i + 1}`}>
-                          <span className="facet__swatch" style={f.swatch === null ? undefined : { backgroundColor: f.swatch }} />
-                          {`${f.label} `}
-                          <span className="facet__count">{`(${f.count})`}</span>
-                        </label>
-                      </li>
-                    ))}
-                  </ul>
-                </fieldset>
-              ) : null}
-              {shown.facets.sizes.length > 0 ? (
-                <fieldset className="facet facet--size">
-                  <legend className="facet__legend">Size</legend>
-                  <ul className="facet__list facet__list--sizes">
-                    {shown.facets.sizes.map((f, i) => (
-                      <li className="facet__option" key={f.label}>
-                        <input
-                          className="facet__input"
-                          type="checkbox"
-                          id={`facet-size-${i + 1}`}
-                          name="filters[Size]"
-                          value={f.label}
-                          checked={state.sizes.includes(f.label)}
-                          disabled={f.count === 0 && !state.sizes.includes(f.label)}
-                          onChange={() => changeFilter('sizes', f.label)}
-                        />
-                        <label className="facet__label" htmlFor={`facet-size-${i + 1}`}>
-                          {`${f.label} `}
-                          <span className="facet__count">{`(${f.count})`}</span>
-                        </label>
-                      </li>
-                    ))}
-                  </ul>
-                </fieldset>
-              ) : null}
+              <FacetGroup
+                facet="colours"
+                facets={shown.facets.colours}
+                chosen={state.colours}
+                onToggle={(value) => changeFilter('colours', value)}
+              />
+              <FacetGroup facet="sizes" facets={shown.facets.sizes} chosen={state.sizes} onToggle={(value) => changeFilter('sizes', value)} />
             </div>
           )}
           <div className="facets__actions">

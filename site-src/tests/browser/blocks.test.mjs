@@ -6,14 +6,9 @@
 //! Video sources point at the content hub's video host, which is unreachable here: requests to it
 //! are answered with an empty 204 so they do not count as failed requests.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { chromium } from 'playwright-core';
+import { axeViolations, chromiumMissing, hydrateAll, launch, watchErrors } from './chromium.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const PAGES = (process.env.PAGES ?? '/block-gallery/')
   .split(',')
@@ -26,37 +21,17 @@ const MENU_PAGE = PAGES.find((page) => !page.startsWith('/us/') && !page.startsW
 
 function setupProblem() {
   if (SITE_URL === '') return 'SITE_URL is not set (e.g. SITE_URL=http://127.0.0.1:8099)';
-  if (!existsSync(CHROMIUM)) return `${CHROMIUM} is missing: run scripts/install-chromium.sh at the repo root`;
-  return null;
+  return chromiumMissing();
 }
 
 const problem = setupProblem();
 
-/** A page that records console errors, page errors and failed requests. */
+/** A page whose console errors, page errors and failed requests are recorded. */
 async function openPage(context, viewport) {
   const page = await context.newPage();
   await page.setViewportSize(viewport);
   await page.route(VIDEO_HOST, (route) => route.fulfill({ status: 204, body: '' }));
-  const errors = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => errors.push(`page error: ${String(error.stack ?? error)}`));
-  page.on('requestfailed', (request) => errors.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
-  return { page, errors };
-}
-
-async function hydrateAll(page) {
-  const count = await page.locator('[data-island]').count();
-  for (let i = 0; i < count; i += 1) await page.locator('[data-island]').nth(i).scrollIntoViewIfNeeded();
-  await page
-    .waitForFunction(() => Array.from(document.querySelectorAll('[data-island]')).every((el) => el.hasAttribute('data-hydrated')), undefined, {
-      timeout: HYDRATION_TIMEOUT_MS,
-    })
-    .catch(() => {});
-  return page.$$eval('[data-island]', (els) =>
-    els.map((el) => `${el.getAttribute('data-island')}#${el.getAttribute('data-island-id')}=${el.getAttribute('data-hydrated') ?? 'pending'}`),
-  );
+  return { page, errors: watchErrors(page) };
 }
 
 describe('content blocks in the browser', () => {
@@ -65,25 +40,18 @@ describe('content blocks in the browser', () => {
     return;
   }
 
+  let browser;
   let context;
-  let userDataDir;
 
+  // These pages are checked without the locale overlay, which a visitor sees once per session
+  // when their locale is not the page's (the shopper journeys test it).
   before(async () => {
-    userDataDir = mkdtempSync(join(tmpdir(), 'storefront-blocks-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1280, height: 900 },
-    });
-    // These pages are checked without the locale overlay, which a visitor sees once per session
-    // when their locale is not the page's (the shopper journeys test it).
-    await context.addInitScript(() => window.sessionStorage.setItem('locale-prompted', '1'));
+    browser = await launch();
+    context = browser.context;
   });
 
   after(async () => {
-    await context?.close();
-    if (userDataDir !== undefined) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
   });
 
   for (const path of PAGES) {
@@ -93,14 +61,11 @@ describe('content blocks in the browser', () => {
         try {
           const response = await page.goto(`${SITE_URL}${path}`, { waitUntil: 'networkidle' });
           assert.ok(response !== null && response.ok(), `${path}: HTTP ${response?.status()}`);
-          const states = await hydrateAll(page);
+          const states = await hydrateAll(page, HYDRATION_TIMEOUT_MS);
           const notHydrated = states.filter((state) => !state.endsWith('=true'));
           await page.waitForLoadState('networkidle');
           const hhg = await page.getAttribute('[data-hhg-demo]', 'data-hhg-ran');
-          const axe = await new AxeBuilder({ page }).analyze();
-          const violations = axe.violations.map(
-            (v) => `${v.id} (${v.impact}): ${v.help}\n      ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join('\n      ')}`,
-          );
+          const violations = await axeViolations(page);
           const report = [
             notHydrated.length ? `islands not hydrated: ${notHydrated.join(', ')}` : '',
             errors.length ? `errors:\n    ${errors.join('\n    ')}` : '',

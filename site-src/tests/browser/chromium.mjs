@@ -3,6 +3,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -49,4 +50,27 @@ export function watchErrors(page) {
     if (!reason.includes('ERR_ABORTED')) errors.push(`request failed: ${request.url()} ${reason}`);
   });
   return errors;
+}
+
+/** axe-core's violations on `page`, one line per rule with up to five of its nodes. */
+export async function axeViolations(page) {
+  const axe = await new AxeBuilder({ page }).analyze();
+  return axe.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n      ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join('\n      ')}`,
+  );
+}
+
+/**
+ * Scrolls each island into view (those below the fold hydrate when visible), waits up to
+ * `timeout` ms for all to hydrate, and returns each as `Name#id=true|pending`.
+ */
+export async function hydrateAll(page, timeout = 15_000) {
+  const count = await page.locator('[data-island]').count();
+  for (let i = 0; i < count; i += 1) await page.locator('[data-island]').nth(i).scrollIntoViewIfNeeded();
+  await page
+    .waitForFunction(() => Array.from(document.querySelectorAll('[data-island]')).every((el) => el.hasAttribute('data-hydrated')), undefined, { timeout })
+    .catch(() => {});
+  return page.$$eval('[data-island]', (els) =>
+    els.map((el) => `${el.getAttribute('data-island')}#${el.getAttribute('data-island-id')}=${el.getAttribute('data-hydrated') ?? 'pending'}`),
+  );
 }

@@ -2,14 +2,9 @@
 //! console or page errors, every island hydrates, and axe finds no accessibility violations.
 //! Run: SITE_URL=http://127.0.0.1:8099 PAGES=/,/p/some-product/ npm run test:browser
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { chromium } from 'playwright-core';
+import { axeViolations, chromiumMissing, hydrateAll, launch } from './chromium.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const PAGES = (process.env.PAGES ?? '')
   .split(',')
@@ -20,8 +15,7 @@ const HYDRATION_TIMEOUT_MS = Number(process.env.HYDRATION_TIMEOUT_MS ?? 15_000);
 function setupProblem() {
   if (SITE_URL === '') return 'SITE_URL is not set (e.g. SITE_URL=http://127.0.0.1:8099)';
   if (PAGES.length === 0) return 'PAGES is not set (comma-separated paths, e.g. PAGES=/,/p/some-product/)';
-  if (!existsSync(CHROMIUM)) return `${CHROMIUM} is missing: run scripts/install-chromium.sh at the repo root`;
-  return null;
+  return chromiumMissing();
 }
 
 const problem = setupProblem();
@@ -32,39 +26,21 @@ describe('browser smoke', () => {
     return;
   }
 
-  let context;
-  let userDataDir;
+  let browser;
 
+  // These pages are checked without the locale overlay, which a visitor sees once per session
+  // when their locale is not the page's (the shopper journeys test it).
   before(async () => {
-    userDataDir = mkdtempSync(join(tmpdir(), 'storefront-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless=new',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: { width: 1280, height: 900 },
-    });
-    // These pages are checked without the locale overlay, which a visitor sees once per session
-    // when their locale is not the page's (the shopper journeys test it).
-    await context.addInitScript(() => window.sessionStorage.setItem('locale-prompted', '1'));
+    browser = await launch();
   });
 
   after(async () => {
-    await context?.close();
-    if (userDataDir !== undefined) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
   });
 
   for (const path of PAGES) {
     it(`page ${path}`, async () => {
-      const page = await context.newPage();
+      const page = await browser.context.newPage();
       const consoleErrors = [];
       const pageErrors = [];
       page.on('console', (message) => {
@@ -81,28 +57,11 @@ describe('browser smoke', () => {
         const response = await page.goto(`${SITE_URL}${path}`, { waitUntil: 'networkidle' });
         assert.ok(response !== null && response.ok(), `${path}: HTTP ${response?.status()}`);
 
-        // Islands below the fold hydrate when visible: bring each into view.
-        const islands = await page.locator('[data-island]').count();
-        for (let i = 0; i < islands; i += 1) {
-          await page.locator('[data-island]').nth(i).scrollIntoViewIfNeeded();
-        }
-        await page
-          .waitForFunction(
-            () => Array.from(document.querySelectorAll('[data-island]')).every((el) => el.hasAttribute('data-hydrated')),
-            undefined,
-            { timeout: HYDRATION_TIMEOUT_MS },
-          )
-          .catch(() => {});
-        const states = await page.$$eval('[data-island]', (els) =>
-          els.map((el) => `${el.getAttribute('data-island')}#${el.getAttribute('data-island-id')}=${el.getAttribute('data-hydrated') ?? 'pending'}`),
-        );
+        const states = await hydrateAll(page, HYDRATION_TIMEOUT_MS);
         const notHydrated = states.filter((state) => !state.endsWith('=true'));
         await page.waitForLoadState('networkidle');
 
-        const axe = await new AxeBuilder({ page }).analyze();
-        const violations = axe.violations.map(
-          (v) => `${v.id} (${v.impact}): ${v.help}\n      ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join('\n      ')}`,
-        );
+        const violations = await axeViolations(page);
 
         const report = [
           notHydrated.length ? `islands not hydrated: ${notHydrated.join(', ')}` : '',
