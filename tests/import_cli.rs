@@ -42,7 +42,7 @@ async fn import_then_build_serves_the_imported_catalog() {
         String::from_utf8_lossy(&import.stderr)
     );
     assert!(
-        stdout.starts_with("imported 72 products (") && stdout.contains("60 content items"),
+        stdout.starts_with("imported 72 products (") && stdout.contains("66 content items"),
         "{stdout}"
     );
 

@@ -247,3 +247,29 @@ fn a_killed_build_is_recovered_by_the_next_one() {
     );
     assert!(site.exists("/"));
 }
+
+#[test]
+fn an_edited_listing_header_rewrites_only_its_listing_page() {
+    let site = copied_sample();
+    site.build().unwrap();
+    edit_json(&site.export, "content/us.json", |doc| {
+        let item = doc["responses"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .map(|r| &mut r["content"])
+            .find(|c| c["_meta"]["deliveryKey"] == "us/listing-header/collection/501")
+            .expect("the sample has a header for collection 501");
+        item["subheading"] = serde_json::json!("Party season starts here");
+    });
+    let report = site.build().unwrap();
+    let written: BTreeSet<String> = report.written.iter().cloned().collect();
+    assert_eq!(
+        written,
+        BTreeSet::from(["us/browse/collection/501/index.html".to_string()])
+    );
+    assert!(
+        site.read("/us/browse/collection/501")
+            .contains("<p class=\"plp-head__subheading\">Party season starts here</p>")
+    );
+}

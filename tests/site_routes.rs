@@ -257,3 +257,42 @@ fn product_pages_carry_json_ld_open_graph_and_islands() {
         assert!(html.contains(width), "gallery width {width}");
     }
 }
+
+#[test]
+fn listings_with_a_listing_header_item_show_the_second_header_variant() {
+    let site = built_sample();
+    for market in MARKETS.iter() {
+        // Collection 501: heading with its wavy-underline marking, squiggle, subheading, short
+        // description, two calls to action with market-prefixed links.
+        let party = site.read(&market.path("/browse/collection/501"));
+        assert!(party.contains("plp-head plp-head--two"), "{}", market.code);
+        assert!(party.contains("<span class=\"wavy\""), "{}", market.code);
+        assert!(party.contains("class=\"plp-head__squiggle\""));
+        assert!(party.contains("<p class=\"plp-head__subheading\">Dressed for the season</p>"));
+        assert!(party.contains(
+            "<p class=\"plp-head__desc\">Sequins, satin and velvet for every celebration.</p>"
+        ));
+        let dresses_link = format!(
+            "href=\"{}\"",
+            market.path("/browse/womens/clothing/dresses/")
+        );
+        assert!(
+            party.contains(&dresses_link),
+            "{}: {dresses_link}",
+            market.code
+        );
+        assert!(party.contains(">Shop accessories</a>"));
+        // Category 12 (Dresses): the listing's own name as heading, no squiggle, a description
+        // over 100 characters behind See more, cut at 100 on both screen sizes.
+        let dresses = site.read(&market.path("/browse/womens/clothing/dresses"));
+        assert!(dresses.contains("<h1 class=\"page-title plp-head__title\">Dresses</h1>"));
+        assert!(!dresses.contains("plp-head__squiggle"));
+        assert!(dresses.contains("<details class=\"see-more\">"));
+        let cut = "Midi, mini and maxi dresses for desk days, weddings and everything in between. Find your new favouri…";
+        assert_eq!(dresses.matches(cut).count(), 2, "{}", market.code);
+        // Elsewhere the first variant: title, description cut at 30 / 100, subcategory links.
+        let womens = site.read(&market.path("/browse/womens"));
+        assert!(!womens.contains("plp-head--two"));
+        assert!(womens.contains("plp-head__links"));
+    }
+}

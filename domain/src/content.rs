@@ -6,8 +6,8 @@
 //! warning, while bad navigation fails the load (docs/content-blocks.md).
 
 use crate::blocks::model::{
-    AppHeader, BenefitBar, CountdownTimer, DesktopNavigation, Footer, LocaleSelectorImage,
-    MobileNavigation, PageStickers, SearchSuggestions,
+    AppHeader, BenefitBar, CountdownTimer, DesktopNavigation, Footer, ListingHeader,
+    LocaleSelectorImage, MobileNavigation, PageStickers, SearchSuggestions,
 };
 use crate::blocks::{
     FieldIssue, Parsed, TypedBlock, check_sticker, parse_block, typed, wavy_problems,
@@ -31,6 +31,8 @@ pub const SLOTS: [&str; 8] = [
     "search-suggestions",
 ];
 pub const CONTENT_PAGE_SCHEMA: &str = "content-page";
+/// Schema type, and delivery-key prefix, of the second listing-header variant.
+pub const LISTING_HEADER: &str = "listing-header";
 pub const HOME_KEY: &str = "home";
 
 /// One raw content item with its file, for error messages.
@@ -98,6 +100,8 @@ pub struct MarketContent {
     pub chrome: Chrome,
     pub home: Option<ContentPage>,
     pub pages: Vec<ContentPage>,
+    /// Second-variant listing headers by listing (`category/10`, `collection/501`).
+    pub listing_headers: BTreeMap<String, ListingHeader>,
     /// Problems that do not stop the build (unknown block schemas, dropped slots, broken
     /// wavy-underline tags), each naming the file, the content item and the field.
     pub warnings: Vec<String>,
@@ -173,6 +177,11 @@ impl Content {
                 }
                 type_slot(&source.file, &label, key, &item.body, target, &mut errors);
                 target.slots.insert(key.to_string(), item);
+            } else if let Some(listing) = key
+                .strip_prefix(LISTING_HEADER)
+                .and_then(|k| k.strip_prefix('/'))
+            {
+                listing_header(&source.file, &label, listing, &item, target, &mut errors);
             } else if item.schema_type == CONTENT_PAGE_SCHEMA {
                 let slug = if key == HOME_KEY {
                     String::new()
@@ -203,6 +212,61 @@ impl Content {
             m.pages.sort_by(|a, b| a.slug.cmp(&b.slug));
         }
         errors.into_result(content)
+    }
+}
+
+/// The listing a `listing-header/…` key names: `category/{id}` or `collection/{id}`.
+pub fn listing_key(kind: &str, id: u64) -> String {
+    format!("{kind}/{id}")
+}
+
+/// Files one second-variant listing header. A key or schema that cannot name a listing is an
+/// error (the editor meant a header somewhere); a header whose fields do not parse is dropped with
+/// a warning and the listing keeps its plain header, like the other optional slots.
+fn listing_header(
+    file: &str,
+    label: &str,
+    listing: &str,
+    item: &ContentItem,
+    target: &mut MarketContent,
+    errors: &mut LoadErrors,
+) {
+    if item.schema_type != LISTING_HEADER {
+        errors.push(LoadError::new(
+            file,
+            label,
+            "_meta.schema",
+            format!(
+                "a {LISTING_HEADER}/ key needs schema type {LISTING_HEADER}, not {}",
+                item.schema_type
+            ),
+        ));
+        return;
+    }
+    let parsed = listing.split_once('/').and_then(|(kind, id)| {
+        let id = id.parse::<u64>().ok()?;
+        matches!(kind, "category" | "collection").then(|| listing_key(kind, id))
+    });
+    let Some(key) = parsed else {
+        errors.push(LoadError::new(
+            file,
+            label,
+            "_meta.deliveryKey",
+            format!(
+                "{:?} does not name a listing: expected {LISTING_HEADER}/category/{{id}} or {LISTING_HEADER}/collection/{{id}}",
+                item.delivery_key
+            ),
+        ));
+        return;
+    };
+    match typed::<ListingHeader>(&item.body) {
+        Ok(header) => {
+            target.listing_headers.insert(key, header);
+        }
+        Err(issue) => target.warnings.push(format!(
+            "{}; the listing keeps its plain header",
+            field_error(file, label, "", &issue)
+        )),
     }
 }
 
@@ -509,6 +573,32 @@ mod tests {
         assert_eq!(content.markets[2].pages[0].slug, "help/faqs");
         assert_eq!(content.markets[2].pages[0].description, "What's what");
         assert_eq!(content.markets[0].home.as_ref().unwrap().title, "Home");
+    }
+
+    #[test]
+    fn listing_headers_are_filed_by_listing_and_bad_ones_named() {
+        let content = Content::from_sources(vec![
+            src(json!({"_meta": {"schema": "https://s/listing-header", "deliveryKey": "uk/listing-header/category/10", "deliveryId": "h1"}, "subheading": "New season", "squiggle": true, "callsToAction": [{"buttonText": "Shop", "buttonLink": "/browse/womens/dresses/", "buttonStyle": "primary"}]})),
+            src(json!({"_meta": {"schema": "https://s/listing-header", "deliveryKey": "us/listing-header/collection/501", "deliveryId": "h2"}, "heading": 5})),
+        ])
+        .unwrap();
+        let header = &content.markets[0].listing_headers["category/10"];
+        assert_eq!(header.subheading, "New season");
+        assert!(header.squiggle);
+        assert_eq!(header.calls_to_action.len(), 1);
+        // A header whose fields do not parse is dropped with a warning naming the item and field.
+        assert!(content.markets[1].listing_headers.is_empty());
+        let warning = &content.markets[1].warnings[0];
+        assert!(warning.contains("content item h2: heading:"), "{warning}");
+
+        let err = Content::from_sources(vec![
+            src(json!({"_meta": {"schema": "https://s/listing-header", "deliveryKey": "eu/listing-header/brand/7", "deliveryId": "h3"}, "subheading": "x"})),
+            src(json!({"_meta": {"schema": "https://s/content-page", "deliveryKey": "eu/listing-header/category/7", "deliveryId": "h4"}, "pageTitle": "x"})),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("content item h3: _meta.deliveryKey: \"eu/listing-header/brand/7\" does not name a listing"), "{err}");
+        assert!(err.contains("content item h4: _meta.schema: a listing-header/ key needs schema type listing-header, not content-page"), "{err}");
     }
 
     #[test]

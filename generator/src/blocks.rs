@@ -6,11 +6,11 @@
 
 use crate::context::localise_links;
 use domain::blocks::model::{
-    BenefitBar, CallToAction, Image, LinkTileGroup, ScrollableCardGroup, StyledText,
+    BenefitBar, CallToAction, Image, LinkTileGroup, ListingHeader, ScrollableCardGroup, StyledText,
 };
 use domain::blocks::rules::{self, HeroText};
 use domain::blocks::{TypedBlock, constants, csp, markdown};
-use domain::content::{Block, Chrome, MarketContent};
+use domain::content::{Block, Chrome, LISTING_HEADER, MarketContent};
 use domain::market::{MARKETS, Market};
 use serde_json::{Map, Value, json};
 
@@ -404,6 +404,14 @@ pub fn chrome_json(chrome: &Chrome, market: &Market) -> Value {
         "locale_image": chrome.locale_image.as_ref().map(|l| slot(as_json(l))),
         "markets": markets,
     })
+}
+
+/// A second-variant listing header for the template: links prefixed, calls to action as views,
+/// `descriptionIsLong` by the spec's 100-character rule for this variant.
+pub fn listing_header_json(header: &ListingHeader, market: &Market) -> Value {
+    let mut value = prepared(&as_json(header), LISTING_HEADER, market);
+    value["descriptionIsLong"] = Value::Bool(header.description.chars().count() > 100);
+    value
 }
 
 fn as_json<T: serde::Serialize>(value: &T) -> Value {

@@ -7,7 +7,7 @@ use crate::render::Templates;
 use crate::seo::{self, Alternate};
 use crate::site::SiteModel;
 use domain::catalog::{Catalog, Colourway, OptionKind, Price, Product};
-use domain::content::{Block, Content};
+use domain::content::{Block, Content, listing_key};
 use domain::market::{MARKETS, Market};
 use domain::url::product_path;
 use minijinja::{Value, context};
@@ -592,12 +592,19 @@ impl<'a> Shared<'a> {
             .map(|&pi| card(self.catalog, &self.catalog.products[pi], market))
             .collect();
         let props = json!({"kind": kind, "id": id, "market": market.code, "total": total, "page": 1, "pages": total.div_ceil(PER_PAGE).max(1), "sort": "featured", "facets": facets, "products": first_cards});
+        let header = self
+            .content
+            .market(market)
+            .listing_headers
+            .get(&listing_key(kind, id))
+            .map(|h| crate::blocks::listing_header_json(h, market));
         let ctx = context! {
             kind => kind,
             id => id,
             title => name,
             description => description,
             description_is_long => description.chars().count() > 35,
+            header => to_value(header),
             total => total,
             page => 1,
             pages => total.div_ceil(PER_PAGE).max(1),

@@ -3,7 +3,7 @@
 
 use crate::site::{Digest, SiteModel};
 use domain::catalog::{Catalog, FILE_CATEGORIES};
-use domain::content::Content;
+use domain::content::{Content, LISTING_HEADER, listing_key};
 use domain::error::{LoadError, LoadErrors};
 use domain::market::{MARKETS, Market};
 use domain::url::{collection_path, product_path};
@@ -274,7 +274,35 @@ pub fn plan(inputs: &PlanInputs) -> Result<Vec<Page>, LoadErrors> {
         .collect();
     let pages = per_market.concat();
     check_paths(&pages, inputs.content)?;
+    warn_unplaced_headers(inputs);
     Ok(pages)
+}
+
+/// A listing header whose category or collection has no page is shown nowhere: the editor hears
+/// of it, and the build goes on (content and catalog are published independently).
+fn warn_unplaced_headers(inputs: &PlanInputs) {
+    let catalog = inputs.catalog;
+    let listings: std::collections::HashSet<String> = catalog
+        .categories
+        .iter()
+        .filter(|c| c.visible)
+        .map(|c| listing_key("category", c.id))
+        .chain(
+            catalog
+                .collections
+                .iter()
+                .map(|c| listing_key("collection", c.id)),
+        )
+        .collect();
+    for (market, mc) in MARKETS.iter().zip(&inputs.content.markets) {
+        for key in mc.listing_headers.keys().filter(|k| !listings.contains(*k)) {
+            eprintln!(
+                "warning: content {}{LISTING_HEADER}/{key}: no visible {} has that id; the header is not shown",
+                market.content_prefix,
+                key.split('/').next().unwrap_or("listing")
+            );
+        }
+    }
 }
 
 /// What each category, collection and product page is built from, apart from the market: computed
@@ -395,16 +423,25 @@ fn plan_market(inputs: &PlanInputs, deps: &ItemDeps, mi: usize, market: &Market)
         .map(|h| serde_json::to_vec(h).unwrap_or_default())
         .unwrap_or_default();
     add(PageKind::Home, "/".into(), &[&home_json]);
+    // A listing's second-variant header, when the content export has one for it.
+    let header_json = |kind: &str, id: u64| {
+        mc.listing_headers
+            .get(&listing_key(kind, id))
+            .map(|h| serde_json::to_vec(h).unwrap_or_default())
+            .unwrap_or_default()
+    };
     for (ci, cat) in catalog.categories.iter().enumerate() {
         if let Some(d) = &deps.categories[ci] {
-            add(PageKind::Category(ci), cat.path.clone(), &[d]);
+            let header = header_json("category", cat.id);
+            add(PageKind::Category(ci), cat.path.clone(), &[d, &header]);
         }
     }
     for (ci, col) in catalog.collections.iter().enumerate() {
+        let header = header_json("collection", col.id);
         add(
             PageKind::Collection(ci),
             collection_path(col.id),
-            &[&deps.collections[ci]],
+            &[&deps.collections[ci], &header],
         );
     }
     for (pi, product) in catalog.products.iter().enumerate() {

@@ -178,7 +178,7 @@ async fn an_import_maps_both_sources_back_to_the_sample_export_across_pages() {
         );
     }
     assert_eq!(summary.products, 72);
-    assert_eq!(summary.content_items, 60);
+    assert_eq!(summary.content_items, 66);
 
     // Paging: 72 products at 10 a page, 12 content pages per market at 5 a filter page.
     let log = fake.log();

@@ -989,6 +989,25 @@ pub struct SearchSuggestions {
     pub suggestions: Vec<String>,
 }
 
+/// The second listing-header variant of one category or collection page (delivery key
+/// `listing-header/category/{id}` or `listing-header/collection/{id}`): a heading (the listing's
+/// name when absent) with an optional squiggle under it, a subheading, a description and calls to
+/// action, in place of the plain title-and-description header.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListingHeader {
+    #[serde(default)]
+    pub heading: Option<String>,
+    pub subheading: String,
+    #[serde(default)]
+    pub description: String,
+    /// Draws the decorative wavy line under the heading.
+    #[serde(default)]
+    pub squiggle: bool,
+    #[serde(default)]
+    pub calls_to_action: Vec<CallToAction>,
+}
+
 /// Slot: the image in the locale selector.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 pub struct LocaleSelectorImage {
