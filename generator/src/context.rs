@@ -743,7 +743,7 @@ impl<'a> Shared<'a> {
             "styleCode": product.style_code,
             "isGiftCard": product.is_gift_card,
             "colourLabel": colour_label,
-            "colours": product.colourways.iter().enumerate().map(|(i, c)| json!({"label": c.label, "url": colourway_url(market, product, c), "swatch": c.swatch, "selected": i == wi})).collect::<Vec<_>>(),
+            "colours": product.colourways.iter().enumerate().map(|(i, c)| json!({"label": c.label, "url": colourway_url(market, product, c), "valueId": c.value_id, "swatch": c.swatch, "selected": i == wi})).collect::<Vec<_>>(),
             "sizes": option_values(OptionKind::Size),
             "lengths": option_values(OptionKind::Length),
             "variants": product.variants.iter().map(|v| json!({"id": v.id, "colour": v.colour, "size": v.size, "length": v.length, "purchasable": !v.purchasing_disabled})).collect::<Vec<_>>(),

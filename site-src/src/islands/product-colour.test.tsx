@@ -46,7 +46,7 @@ const pages: Record<string, string> = {
   '/p/wrap-dress-navy': staticPage('Navy', '/media/navy-1.jpg', 'Sale', 'Navy jersey', navyOptions, navyActions),
 };
 
-const STOCK = { 5001: 0, 5002: 3, 5003: 0, 5004: 0, 5005: 2, 5006: 0, 5101: 4 };
+const STOCK = { 5001: 0, 5002: 3, 5003: 0, 5004: 0, 5005: 2, 5006: 0, 5101: 4, 5201: 0 };
 
 function serve(url: string): Response {
   if (url.includes('/stock/products/1201')) {
@@ -85,6 +85,10 @@ describe('colour change on the product page', () => {
     render(<ProductOptions {...navyOptions} />, { container: optionsHolder });
     render(<ProductActions {...navyActions} />, { container: actionsHolder });
     await waitFor(() => expect(noteOf('10')).toBe('Sold out'));
+    // A colour none of whose variants has stock is marked; the others are not.
+    expect(screen.getByRole('link', { name: 'Print (sold out)' }).className).toContain('swatch--sold-out');
+    expect(screen.getByRole('link', { name: 'Navy' }).className).not.toContain('swatch--sold-out');
+    expect(screen.getByRole('link', { name: 'Rose & Ivory' }).className).not.toContain('swatch--sold-out');
 
     await user.click(screen.getByRole('radio', { name: '8' }));
     const historyBefore = window.history.length;

@@ -6,8 +6,9 @@
 // (`selection[productId]`) for the add-to-bag island.
 // A colour swatch is a link to that colourway's own page; once hydrated, a plain click shows it in
 // place and pushes its URL, and back/forward restore the colour shown. Once live stock is in the
-// store, each size/length shows its §4 availability (sold out, or no variant in that combination);
-// such values stay selectable so the shopper can ask to be notified. Both come from
+// store, each size/length shows its §4 availability (sold out, or no variant in that combination)
+// and a colour none of whose variants has stock is marked sold out; such values stay selectable so
+// the shopper can ask to be notified. Both come from
 // lib/product-options-live.ts, loaded after hydration.
 import { useEffect, useState, type ChangeEvent, type ReactElement } from 'react';
 import * as z from 'zod/mini';
@@ -25,6 +26,8 @@ export const schema = z.object({
     z.object({
       label: z.string(),
       url: z.string(),
+      /** The colour's option value id (its variants' `colour`); null for a product without colours. */
+      valueId: z.nullable(z.number()),
       /** A CSS colour, e.g. "#1f2a44", or null when the catalog has none. */
       swatch: z.nullable(z.string()),
       selected: z.boolean(),
@@ -239,21 +242,25 @@ export default function ProductOptions(pageProps: ProductOptionsProps): ReactEle
             {selectedColour === undefined ? props.colourLabel : `${props.colourLabel}: ${selectedColour.label}`}
           </legend>
           <ul className="product-options__swatches">
-            {props.colours.map((colour) => (
-              <li key={colour.url}>
-                <a
-                  className={colour.selected ? 'swatch swatch--selected' : 'swatch'}
-                  href={colourHref(colour.url, keepSize, keepLength)}
-                  aria-current={colour.selected ? 'page' : undefined}
-                  onClick={live === null ? undefined : (event) => live.onSwatchClick(event, productId, colour.selected)}
-                >
-                  {colour.swatch !== null && (
-                    <span className="swatch__chip" aria-hidden="true" style={{ backgroundColor: colour.swatch }} />
-                  )}
-                  <span className="swatch__label">{colour.label}</span>
-                </a>
-              </li>
-            ))}
+            {props.colours.map((colour) => {
+              const soldOut = stock !== undefined && live !== null && !live.colourInStock(props.variants, colour.valueId, stock);
+              return (
+                <li key={colour.url}>
+                  <a
+                    className={`swatch${colour.selected ? ' swatch--selected' : ''}${soldOut ? ' swatch--sold-out' : ''}`}
+                    href={colourHref(colour.url, keepSize, keepLength)}
+                    aria-current={colour.selected ? 'page' : undefined}
+                    onClick={live === null ? undefined : (event) => live.onSwatchClick(event, productId, colour.selected)}
+                  >
+                    {colour.swatch !== null && (
+                      <span className="swatch__chip" aria-hidden="true" style={{ backgroundColor: colour.swatch }} />
+                    )}
+                    <span className="swatch__label">{colour.label}</span>
+                    {soldOut && <span className="visually-hidden"> (sold out)</span>}
+                  </a>
+                </li>
+              );
+            })}
           </ul>
         </fieldset>
       )}

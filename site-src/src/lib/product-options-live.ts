@@ -17,6 +17,7 @@ import {
 import { store } from './store';
 
 export { optionAvailability } from './option-availability';
+export { colourInStock } from './availability';
 
 /** The product-details children that belong to islands: they stay (React owns them), the rest swaps. */
 const ISLAND_HOLDERS = '.pdp__options, [data-product-actions]';

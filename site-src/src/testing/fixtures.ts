@@ -15,9 +15,9 @@ const dress: ProductOptionsProps = {
   isGiftCard: false,
   colourLabel: 'Color',
   colours: [
-    { label: 'Navy', url: '/p/wrap-dress-navy', swatch: '#1f2a44', selected: true },
-    { label: 'Rose & Ivory', url: '/p/wrap-dress-rose', swatch: '#e8b4b8', selected: false },
-    { label: 'Print', url: '/p/wrap-dress-print', swatch: null, selected: false },
+    { label: 'Navy', url: '/p/wrap-dress-navy', valueId: 7, swatch: '#1f2a44', selected: true },
+    { label: 'Rose & Ivory', url: '/p/wrap-dress-rose', valueId: 8, swatch: '#e8b4b8', selected: false },
+    { label: 'Print', url: '/p/wrap-dress-print', valueId: 9, swatch: null, selected: false },
   ],
   sizes: [
     { id: 10, label: '8' },
@@ -36,6 +36,7 @@ const dress: ProductOptionsProps = {
     { id: 5005, colour: 7, size: 12, length: 20, purchasable: true },
     { id: 5006, colour: 7, size: 12, length: 21, purchasable: true },
     { id: 5101, colour: 8, size: 10, length: 20, purchasable: true },
+    { id: 5201, colour: 9, size: 10, length: 20, purchasable: true },
   ],
   colourValueId: 7,
   sizeGuideUrl: '/size-guide',
@@ -49,7 +50,7 @@ export const productOptionsFixtures: Record<string, ProductOptionsProps> = {
     styleCode: 'SC1300',
     isGiftCard: false,
     colourLabel: 'Color',
-    colours: [{ label: "Sea'green", url: '/us/p/silk-scarf?ref=a&b=c', swatch: '#2e8b57', selected: true }],
+    colours: [{ label: "Sea'green", url: '/us/p/silk-scarf?ref=a&b=c', valueId: 3, swatch: '#2e8b57', selected: true }],
     sizes: [{ id: 30, label: 'One Size' }],
     lengths: [],
     variants: [{ id: 6001, colour: 3, size: 30, length: null, purchasable: true }],
@@ -63,8 +64,8 @@ export const productOptionsFixtures: Record<string, ProductOptionsProps> = {
     isGiftCard: true,
     colourLabel: 'Design',
     colours: [
-      { label: 'Birthday', url: '/eu/p/gift-card-birthday', swatch: null, selected: false },
-      { label: 'Classic', url: '/eu/p/gift-card-classic', swatch: null, selected: false },
+      { label: 'Birthday', url: '/eu/p/gift-card-birthday', valueId: null, swatch: null, selected: false },
+      { label: 'Classic', url: '/eu/p/gift-card-classic', valueId: null, swatch: null, selected: false },
     ],
     sizes: [
       { id: 40, label: '€25' },
