@@ -271,7 +271,7 @@ export default function Listing(props: ListingProps): ReactElement {
             </button>
           </div>
         </section>
-        <div id="plp-results" className="plp-results">
+        <div id="plp-results" className="plp-results" aria-busy={loading}>
           <h2 className="visually-hidden">Products</h2>
           {failed ? (
             <p className="plp-empty" role="alert">

@@ -6,8 +6,8 @@
 //! Video sources point at the content hub's video host, which is unreachable here: requests to it
 //! are answered with an empty 204 so they do not count as failed requests.
 import { strict as assert } from 'node:assert';
-import { after, before, describe, it } from 'node:test';
-import { axeViolations, chromiumMissing, hydrateAll, launch, watchErrors } from './chromium.mjs';
+import { describe, it } from 'node:test';
+import { axeViolations, chromiumMissing, hydrateAll, sharedBrowser, watchErrors } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const PAGES = (process.env.PAGES ?? '/block-gallery/')
@@ -40,24 +40,14 @@ describe('content blocks in the browser', () => {
     return;
   }
 
-  let browser;
-  let context;
-
   // These pages are checked without the locale overlay, which a visitor sees once per session
   // when their locale is not the page's (the shopper journeys test it).
-  before(async () => {
-    browser = await launch();
-    context = browser.context;
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const shared = sharedBrowser();
 
   for (const path of PAGES) {
     for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 800 }]) {
       it(`${path} at ${viewport.width}px: every island hydrates, no errors, no axe violations`, async () => {
-        const { page, errors } = await openPage(context, viewport);
+        const { page, errors } = await openPage(shared.context, viewport);
         try {
           const response = await page.goto(`${SITE_URL}${path}`, { waitUntil: 'networkidle' });
           assert.ok(response !== null && response.ok(), `${path}: HTTP ${response?.status()}`);
@@ -82,7 +72,7 @@ describe('content blocks in the browser', () => {
   }
 
   it('the benefit-bar ticker advances and pauses on hover', async () => {
-    const { page, errors } = await openPage(context, { width: 1280, height: 900 });
+    const { page, errors } = await openPage(shared.context, { width: 1280, height: 900 });
     try {
       await page.goto(`${SITE_URL}${MENU_PAGE}`, { waitUntil: 'networkidle' });
       const bar = page.locator('.promo-bars [data-island="BenefitBar"]');
@@ -111,7 +101,7 @@ describe('content blocks in the browser', () => {
   });
 
   it('the mobile menu walks three layers and back at 375px', async () => {
-    const { page, errors } = await openPage(context, { width: 375, height: 800 });
+    const { page, errors } = await openPage(shared.context, { width: 375, height: 800 });
     try {
       await page.goto(`${SITE_URL}${MENU_PAGE}`, { waitUntil: 'networkidle' });
       await page.waitForFunction(() => document.querySelector('[data-island="MobileMenu"]')?.getAttribute('data-hydrated') === 'true');
@@ -142,7 +132,7 @@ describe('content blocks in the browser', () => {
   });
 
   it('the mega menu opens on hover at 1280px', async () => {
-    const { page, errors } = await openPage(context, { width: 1280, height: 900 });
+    const { page, errors } = await openPage(shared.context, { width: 1280, height: 900 });
     try {
       await page.goto(`${SITE_URL}${MENU_PAGE}`, { waitUntil: 'networkidle' });
       await page.waitForFunction(() => document.querySelector('[data-island="MegaMenu"]')?.getAttribute('data-hydrated') === 'true');

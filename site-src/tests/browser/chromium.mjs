@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -32,6 +33,22 @@ export async function launch(viewport = { width: 1280, height: 900 }, { localePr
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One browser for the enclosing `describe`: launched before its tests, closed after them. Returns
+ * a holder whose `context` is set once launched.
+ */
+export function sharedBrowser(viewport, options) {
+  const shared = { context: undefined, browser: undefined };
+  before(async () => {
+    shared.browser = await launch(viewport, options);
+    shared.context = shared.browser.context;
+  });
+  after(async () => {
+    await shared.browser?.close();
+  });
+  return shared;
 }
 
 /** Records every console error, uncaught page error and failed request of `page`. */

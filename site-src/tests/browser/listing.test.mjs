@@ -7,8 +7,8 @@
 //! each with 0 axe-core violations. Run:
 //!   SITE_URL=http://127.0.0.1:8099 LISTING_PATH=/browse/womens SEARCH_QUERY=dress npm run test:browser:listing
 import { strict as assert } from 'node:assert';
-import { after, before, describe, it } from 'node:test';
-import { axeViolations, chromiumMissing, launch, watchErrors } from './chromium.mjs';
+import { describe, it } from 'node:test';
+import { axeViolations, chromiumMissing, sharedBrowser, watchErrors } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const LISTING_PATH = process.env.LISTING_PATH ?? '';
@@ -25,6 +25,17 @@ async function hydrated(page) {
   await page.waitForSelector('[data-island="Listing"][data-hydrated="true"]', { timeout: 15_000 });
 }
 
+/**
+ * Runs `action`, which changes the listing state, and waits until the listing has rendered the API's
+ * answer (waiting for "network idle" would not do: a page already idle counts as idle at once).
+ */
+async function listingUpdate(page, action) {
+  const answered = page.waitForResponse((response) => response.url().includes('/api/listing'));
+  await action();
+  await answered;
+  await page.waitForSelector('#plp-results[aria-busy="false"]');
+}
+
 const productIds = (page) =>
   page.$$eval('#plp-results .card', (cards) => cards.map((c) => c.getAttribute('data-product-id')));
 
@@ -35,22 +46,12 @@ describe('listing journeys', () => {
     it('needs SITE_URL, LISTING_PATH, SEARCH_QUERY and chromium', () => assert.fail(problem));
     return;
   }
-  let browser;
-  let context;
-
   // The locale prompt, which opens once per browser session, is marked seen: the shopper journeys
   // test it, and here it would cover the listing.
-  before(async () => {
-    browser = await launch();
-    context = browser.context;
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const shared = sharedBrowser();
 
   it('search results page shows the matches for ?query=', async () => {
-    const page = await context.newPage();
+    const page = await shared.context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${SITE_URL}/search?query=${encodeURIComponent(SEARCH_QUERY)}`, { waitUntil: 'networkidle' });
     await hydrated(page);
@@ -69,7 +70,7 @@ describe('listing journeys', () => {
   });
 
   it('search overlay: type, see Popular Searches and Product Matches, Enter opens the results page', async () => {
-    const page = await context.newPage();
+    const page = await shared.context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${SITE_URL}/`, { waitUntil: 'networkidle' });
     await page.waitForSelector('[data-island="HeaderActions"][data-hydrated="true"]');
@@ -103,7 +104,7 @@ describe('listing journeys', () => {
   });
 
   it('category: filter by size, sort by price, page 2, back and forward restore the state', async () => {
-    const page = await context.newPage();
+    const page = await shared.context.newPage();
     const errors = watchErrors(page);
     let listingCalls = 0;
     page.on('request', (r) => {
@@ -119,23 +120,23 @@ describe('listing journeys', () => {
     // Filter by size: the first size option.
     const size = await page.locator('.facet--size .facet__input').first();
     const sizeValue = await size.getAttribute('value');
-    await page.locator('.facet--size .facet__label').first().click();
+    await listingUpdate(page, () => page.locator('.facet--size .facet__label').first().click());
     await page.waitForURL((url) => url.searchParams.get('filters[Size]') === sizeValue);
-    await page.waitForLoadState('networkidle');
     assert.ok(await size.isChecked());
     const filteredUrl = page.url();
 
     // Sort by price, low to high: prices ascend on the page.
-    await page.selectOption('.plp-toolbar__select', 'price-asc');
+    await listingUpdate(page, () => page.selectOption('.plp-toolbar__select', 'price-asc'));
     await page.waitForURL((url) => url.searchParams.get('sort') === 'price-asc');
-    await page.waitForLoadState('networkidle');
     const sortedUrl = page.url();
     const sortedIds = await productIds(page);
+    const prices = await page.$$eval('#plp-results .card .price__now', (els) => els.map((el) => Number(el.textContent.replace(/[^0-9.]/g, ''))));
+    assert.ok(prices.length > 0);
+    assert.deepEqual(prices, [...prices].sort((a, b) => a - b));
 
     // Page 2.
-    await page.locator('.pagination__link', { hasText: '2' }).first().click();
+    await listingUpdate(page, () => page.locator('.pagination__link', { hasText: '2' }).first().click());
     await page.waitForURL((url) => url.searchParams.get('page') === '2');
-    await page.waitForLoadState('networkidle');
     const page2Ids = await productIds(page);
     assert.ok(page2Ids.length > 0);
     assert.notDeepEqual(page2Ids, sortedIds);

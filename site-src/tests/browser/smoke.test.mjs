@@ -2,8 +2,8 @@
 //! console or page errors, every island hydrates, and axe finds no accessibility violations.
 //! Run: SITE_URL=http://127.0.0.1:8099 PAGES=/,/p/some-product/ npm run test:browser
 import { strict as assert } from 'node:assert';
-import { after, before, describe, it } from 'node:test';
-import { axeViolations, chromiumMissing, hydrateAll, launch } from './chromium.mjs';
+import { describe, it } from 'node:test';
+import { axeViolations, chromiumMissing, hydrateAll, sharedBrowser } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const PAGES = (process.env.PAGES ?? '')
@@ -26,21 +26,13 @@ describe('browser smoke', () => {
     return;
   }
 
-  let browser;
-
   // These pages are checked without the locale overlay, which a visitor sees once per session
   // when their locale is not the page's (the shopper journeys test it).
-  before(async () => {
-    browser = await launch();
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const shared = sharedBrowser();
 
   for (const path of PAGES) {
     it(`page ${path}`, async () => {
-      const page = await browser.context.newPage();
+      const page = await shared.context.newPage();
       const consoleErrors = [];
       const pageErrors = [];
       page.on('console', (message) => {
