@@ -310,3 +310,47 @@ async fn serve_rebuilds_from_the_source_apis_with_stale_retries_and_keeps_the_fr
     );
     drop(server);
 }
+
+/// A partly configured source is an error naming what is missing, not a silent fallback to the
+/// export on disk; and with the source configured, another `--export` is refused. Both before
+/// anything is built or served.
+#[test]
+fn a_partial_source_configuration_or_another_export_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let serve = |env: &[(&str, &str)], extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_storefront"))
+            .current_dir(repo)
+            .env_clear()
+            .envs(env.iter().copied())
+            .args(["serve", "--addr", "127.0.0.1:0", "--cache"])
+            .arg(dir.path().join("content-cache"))
+            .arg("--out")
+            .arg(dir.path().join("public"))
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = serve(&[("BIGCOMMERCE_STORE_HASH", "abc123")], &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("BIGCOMMERCE_ACCESS_TOKEN: is not set"),
+        "{stderr}"
+    );
+    let out = serve(
+        &[
+            ("BIGCOMMERCE_STORE_HASH", "abc123"),
+            ("BIGCOMMERCE_ACCESS_TOKEN", "t"),
+            ("AMPLIENCE_HUB", "hub"),
+        ],
+        &["--export", "fixtures/sample"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("--export fixtures/sample") && stderr.contains("content-cache/export"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("public").exists(), "nothing was built");
+}
