@@ -159,8 +159,9 @@ impl From<sqlx::Error> for ApiError {
 #[derive(Clone)]
 pub struct InternalFault(pub std::sync::Arc<String>);
 
-/// Marker put on a deliberate 5xx that explains itself (e.g. 503 `no_rebuild_daemon`): the
-/// request-id middleware keeps its body instead of replacing it with the opaque internal error.
+/// Marker a handler puts on a deliberate 5xx that must explain itself to the caller (503
+/// `no_rebuild_daemon`, an authenticated sender told where webhooks go): the request-id
+/// middleware keeps its body instead of the opaque internal error every other 5xx gets.
 #[derive(Clone, Copy)]
 pub struct Explained;
 
@@ -183,9 +184,6 @@ impl IntoResponse for ApiError {
                     },
                 };
                 let mut res = (status, axum::Json(body)).into_response();
-                if status.is_server_error() {
-                    res.extensions_mut().insert(Explained);
-                }
                 if let Some(secs) = retry_after {
                     res.headers_mut()
                         .insert(header::RETRY_AFTER, HeaderValue::from(secs));

@@ -179,7 +179,10 @@ fn accept(
             %delivery,
             "webhook refused: no rebuild daemon in this process (storefront api alone)"
         );
-        return no_daemon().into_response();
+        let mut res = no_daemon().into_response();
+        // Authenticated and about the deployment, not its internals: the sender may read why.
+        res.extensions_mut().insert(crate::error::Explained);
+        return res;
     };
     if !webhooks
         .replay
