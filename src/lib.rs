@@ -1,5 +1,6 @@
 //! The storefront application crate: the local servers shared by `storefront dev` and the tests.
 
+pub mod compress;
 pub mod dev_errors;
 pub mod netlify;
 pub mod preview_route;

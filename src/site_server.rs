@@ -1,7 +1,9 @@
 //! Serves a built site the way the static host does: files and directory index pages, then the
 //! `_redirects` rules (legacy routes, client-side screens, per-market 404 pages), with the API
 //! nested at /api on the same origin. The files come from a directory (`public/`) or, under the
-//! rebuild daemon, from its `LiveView` (generation overlays swapped with one pointer flip).
+//! rebuild daemon, from its `LiveView` (generation overlays swapped with one pointer flip). Under
+//! `storefront serve` text files are also answered compressed (br / gzip) with ETags
+//! (`crate::compress`).
 
 use axum::Router;
 use axum::body::Body;
@@ -55,6 +57,9 @@ pub enum Rules {
 pub struct SiteState {
     pub files: SiteFiles,
     pub rules: Rules,
+    /// Compressed answers and ETags for text files (`storefront serve`); `None` serves files as
+    /// they are (`storefront dev`, whose live-reload layer rewrites HTML bodies).
+    pub compress: Option<std::sync::Arc<crate::compress::CompressCache>>,
 }
 
 /// The site with the API mounted at /api.
@@ -79,7 +84,14 @@ pub fn production_router(
         daemon,
         staging_domain_suffix: api_state.config().staging_domain_suffix.clone(),
     });
-    router_with(files, Rules::Netlify(netlify.clone()), api_state)
+    let state = SiteState {
+        files,
+        rules: Rules::Netlify(netlify.clone()),
+        compress: Some(std::sync::Arc::new(
+            crate::compress::CompressCache::default(),
+        )),
+    };
+    router_from(state, api_state)
         .merge(preview)
         .layer(axum::middleware::from_fn_with_state(
             netlify,
@@ -88,18 +100,29 @@ pub fn production_router(
 }
 
 pub fn router_with(files: SiteFiles, rules: Rules, api_state: api::AppState) -> Router {
+    router_from(
+        SiteState {
+            files,
+            rules,
+            compress: None,
+        },
+        api_state,
+    )
+}
+
+fn router_from(state: SiteState, api_state: api::AppState) -> Router {
     Router::new()
         .fallback(serve_site)
-        .with_state(SiteState { files, rules })
+        .with_state(state)
         .nest("/api", api::app(api_state))
 }
 
 async fn serve_file(
-    files: &SiteFiles,
+    state: &SiteState,
     path: &str,
     req_headers: &axum::http::HeaderMap,
 ) -> Response {
-    let Some(public) = files.root_for(path) else {
+    let Some(public) = state.files.root_for(path) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let Ok(uri) = path.parse::<Uri>() else {
@@ -109,23 +132,28 @@ async fn serve_file(
         .uri(uri)
         .body(Body::empty())
         .expect("request builds");
-    for name in [
-        header::IF_NONE_MATCH,
-        header::IF_MODIFIED_SINCE,
-        header::RANGE,
-        header::ACCEPT_ENCODING,
-    ] {
+    // With ETags, If-None-Match decides (RFC 9110 13.2.2): the file server must not answer 304
+    // from If-Modified-Since for a representation whose ETag the client does not hold.
+    let etags = state.compress.is_some() && req_headers.contains_key(header::IF_NONE_MATCH);
+    for name in [header::IF_MODIFIED_SINCE, header::RANGE] {
+        if etags && name == header::IF_MODIFIED_SINCE {
+            continue;
+        }
         if let Some(v) = req_headers.get(&name) {
             req.headers_mut().insert(name, v.clone());
         }
     }
-    match ServeDir::new(&public)
+    let resp = match ServeDir::new(&public)
         .append_index_html_on_directories(false)
         .oneshot(req)
         .await
     {
         Ok(resp) => resp.into_response(),
         Err(never) => match never {},
+    };
+    match &state.compress {
+        Some(cache) => crate::compress::negotiate_response(cache, resp, req_headers).await,
+        None => resp,
     }
 }
 
@@ -142,13 +170,13 @@ pub async fn serve_site(State(state): State<SiteState>, req: Request) -> Respons
         return apply_rule(&state, &r.to, r.status, &raw_query, &headers).await;
     }
     if !path.ends_with('/') || path == "/" {
-        let resp = serve_file(&state.files, &path, &headers).await;
+        let resp = serve_file(&state, &path, &headers).await;
         if resp.status() != StatusCode::NOT_FOUND {
             return resp;
         }
     }
     let index = format!("{}/index.html", path.trim_end_matches('/'));
-    let resp = serve_file(&state.files, &index, &headers).await;
+    let resp = serve_file(&state, &index, &headers).await;
     if resp.status() != StatusCode::NOT_FOUND {
         return resp;
     }
@@ -196,7 +224,13 @@ async fn apply_rule(
         }
         return resp;
     }
-    let mut resp = serve_file(&state.files, to, headers).await;
+    // A rewrite answered with another status (a 404 page) is never a 304 for the client's copy.
+    let mut headers = headers.clone();
+    if status != 200 {
+        headers.remove(header::IF_NONE_MATCH);
+        headers.remove(header::IF_MODIFIED_SINCE);
+    }
+    let mut resp = serve_file(state, to, &headers).await;
     if resp.status() == StatusCode::OK {
         *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
     }

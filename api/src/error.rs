@@ -159,6 +159,12 @@ impl From<sqlx::Error> for ApiError {
 #[derive(Clone)]
 pub struct InternalFault(pub std::sync::Arc<String>);
 
+/// Marker a handler puts on a deliberate 5xx that must explain itself to the caller (503
+/// `no_rebuild_daemon`, an authenticated sender told where webhooks go): the request-id
+/// middleware keeps its body instead of the opaque internal error every other 5xx gets.
+#[derive(Clone, Copy)]
+pub struct Explained;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         match self {

@@ -1,7 +1,7 @@
 //! Cross-cutting request guards: request ids with one log line per 5xx, CSRF (Sec-Fetch-Site /
 //! Origin), the JSON content-type rule for state-changing calls, and the sign-in throttle.
 
-use crate::error::{ApiError, ErrorBody, ErrorDetail, InternalFault, copy};
+use crate::error::{ApiError, ErrorBody, ErrorDetail, Explained, InternalFault, copy};
 use crate::json::{is_json_content_type, too_large, unsupported_media_type};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -39,7 +39,9 @@ pub async fn request_id(mut req: Request, next: Next) -> Response {
     let started = std::time::Instant::now();
     let mut res = next.run(req).instrument(span.clone()).await;
     let status = res.status();
-    if status.is_server_error() {
+    if status.is_server_error() && res.extensions().get::<Explained>().is_some() {
+        span.in_scope(|| tracing::warn!(%status, "request refused"));
+    } else if status.is_server_error() {
         let cause = res
             .extensions()
             .get::<InternalFault>()

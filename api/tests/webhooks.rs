@@ -310,3 +310,67 @@ async fn catalog_webhook_and_status() {
     assert_eq!(r.json()["rebuilds"][0]["changes"], 2);
     api.finish().await;
 }
+
+/// `storefront api` on its own has no rebuild daemon: an authenticated delivery is refused with a
+/// 503 that says where webhooks go (never an opaque 500), and is not remembered as delivered, so
+/// the sender's retry is acted on once a daemon is attached.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_rebuild_daemon_webhooks_answer_503_and_are_not_taken_for_replays() {
+    let api = TestApi::start_with(Backend::Sqlite, |c| {
+        c.content_webhook_secret = Some(SECRET.into());
+        c.catalog_webhook_secret = Some(CATALOG_SECRET.into());
+    })
+    .await;
+    let mut b = api.browser();
+    let body = content_body("item-503");
+    let good = signature::sign(SECRET.as_bytes(), &body);
+    let content = [("X-Amplience-Webhook-Signature", good.as_str())];
+    let r = b
+        .send(
+            "POST",
+            "/api/webhooks/content",
+            Some(body.clone()),
+            &content,
+        )
+        .await;
+    assert_eq!(r.status, 503, "{}", String::from_utf8_lossy(&r.body));
+    let error = &r.json()["error"];
+    assert_eq!(error["code"], "no_rebuild_daemon");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("storefront serve"),
+        "{error}"
+    );
+    let catalog_body = serde_json::to_vec(&json!({
+        "scope": "store/product/updated", "store_id": "1",
+        "data": {"type": "product", "id": 101}, "created_at": 1
+    }))
+    .unwrap();
+    let r = b
+        .send(
+            "POST",
+            "/api/webhooks/catalog",
+            Some(catalog_body),
+            &[("X-Webhook-Secret", CATALOG_SECRET)],
+        )
+        .await;
+    assert_eq!(r.status, 503);
+    assert_eq!(r.json()["error"]["code"], "no_rebuild_daemon");
+    // Authentication still comes first: a stranger learns nothing about the deployment.
+    let r = b
+        .send("POST", "/api/webhooks/content", Some(body.clone()), &[])
+        .await;
+    assert_eq!(r.status, 401);
+
+    // The same delivery, retried once a daemon is there, is queued rather than ignored.
+    let recorder = Arc::new(Recorder::default());
+    assert!(api.state.webhooks().attach(recorder.clone()));
+    let r = b
+        .send("POST", "/api/webhooks/content", Some(body), &content)
+        .await;
+    assert_eq!(r.status, 202, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["status"], "queued");
+    assert_eq!(recorder.0.lock().unwrap().len(), 1);
+}

@@ -1,14 +1,17 @@
 //! `storefront serve`: a production-like local server. The site as Netlify serves it (netlify.toml's
 //! redirects and headers, read from the file, not restated), the API on the same origin, the
-//! signed webhooks driving incremental rebuilds through the rebuild daemon, graceful shutdown.
+//! signed webhooks driving incremental rebuilds through the rebuild daemon (fresh items from the
+//! source APIs when they are configured, else from the export on disk), graceful shutdown.
 
 use anyhow::Context;
 use clap::Args as ClapArgs;
+use importer::{ImportConfig, ImportOptions};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use storefront::netlify::NetlifyConfig;
-use storefront::rebuild::source::LocalExport;
+use storefront::rebuild::importer_source::ImporterSource;
+use storefront::rebuild::source::{FreshSource, LocalExport};
 use storefront::rebuild::{Daemon, Timing};
 use storefront::site_server::{SiteFiles, production_router};
 
@@ -40,21 +43,87 @@ pub struct Args {
     pub admin_token: Option<String>,
 }
 
+/// Variables that say the source APIs are configured (docs/import.md); any one of them set means
+/// the operator meant to use them, so an incomplete set is an error rather than a silent fallback.
+const IMPORT_VARS: [&str; 4] = [
+    "BIGCOMMERCE_STORE_HASH",
+    "BIGCOMMERCE_ACCESS_TOKEN",
+    "AMPLIENCE_HUB",
+    "AMPLIENCE_DELIVERY_URL",
+];
+
+/// The source APIs' configuration when the environment names them, else `None`.
+fn import_config() -> anyhow::Result<Option<ImportConfig>> {
+    let set = IMPORT_VARS
+        .iter()
+        .any(|v| std::env::var(v).is_ok_and(|x| !x.trim().is_empty()));
+    if !set {
+        return Ok(None);
+    }
+    ImportConfig::from_env()
+        .map(Some)
+        .context("the source APIs are partly configured (see docs/import.md)")
+}
+
+/// Where webhook rebuilds get fresh items: the source APIs when configured (building from the
+/// import in `{cache}/export`, importing first if there is none yet), else the export on disk.
+fn fresh_source(
+    args: &super::build::BuildArgs,
+    opts: &mut generator::BuildOptions,
+    runtime: &tokio::runtime::Runtime,
+) -> anyhow::Result<Box<dyn FreshSource>> {
+    let Some(cfg) = import_config()? else {
+        return Ok(Box::new(LocalExport {
+            dir: opts.export_dir.clone(),
+        }));
+    };
+    let imported = args.cache.join("export");
+    if let Some(export) = &args.export
+        && export != &imported
+    {
+        anyhow::bail!(
+            "--export {}: with the source APIs configured, serve builds from the import in {} and keeps webhook changes there; unset {} to serve another export",
+            export.display(),
+            imported.display(),
+            IMPORT_VARS.join(", ")
+        );
+    }
+    if !imported.join(domain::catalog::FILE_STORE).is_file() {
+        println!(
+            "no import in {} yet: importing from the source APIs first",
+            imported.display()
+        );
+        let summary = runtime
+            .block_on(importer::import(
+                &cfg,
+                &ImportOptions {
+                    cache_dir: args.cache.clone(),
+                    progress: false,
+                },
+            ))
+            .context("the first import failed")?;
+        println!("{summary}");
+    }
+    opts.export_dir = imported.clone();
+    println!(
+        "webhook rebuilds fetch the changed items from the source APIs and keep them in {}",
+        imported.display()
+    );
+    Ok(Box::new(
+        ImporterSource::new(&cfg, &args.cache, &imported)
+            .context("connecting to the source APIs")?,
+    ))
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let netlify = Arc::new(NetlifyConfig::load(&args.netlify)?);
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let mut opts = args.build.options();
     opts.progress = false;
+    let source = fresh_source(&args.build, &mut opts, &runtime)?;
     let export_dir = opts.export_dir.clone();
-    let daemon = Daemon::start(
-        opts,
-        Box::new(LocalExport {
-            dir: export_dir.clone(),
-        }),
-        Timing::default(),
-        Box::new(|_| {}),
-    )
-    .context("building the site")?;
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let daemon = Daemon::start(opts, source, Timing::default(), Box::new(|_| {}))
+        .context("building the site")?;
     runtime.block_on(async move {
         let mut config = api::Config::new(args.database_url.clone(), export_dir);
         config.public_base_url = format!("http://{}", args.addr);

@@ -2,10 +2,12 @@
 //! queue here; bursts are coalesced into one rebuild; fresh data for the changed items is fetched
 //! (retrying while the source still serves the old version), applied to the source model kept in
 //! memory, validated and built; only the changed files are written, as an overlay generation, and
-//! the server's `LiveView` is swapped with one pointer flip. A failed rebuild changes nothing that
-//! is served and is reported (log and status). When idle, overlays are compacted into a full
+//! the server's `LiveView` is swapped with one pointer flip; then the source keeps the fetched items
+//! where full builds read them (`FreshSource::keep`). A failed rebuild changes nothing that is
+//! served and is reported (log and status). When idle, overlays are compacted into a full
 //! generation so `public/` catches up.
 
+pub mod importer_source;
 pub mod model;
 pub mod source;
 
@@ -75,6 +77,9 @@ pub struct RebuildStatus {
     pub receipt_to_live_ms: u64,
     /// Where the time went: fetch, model (apply + validate), then the build's phases.
     pub phases_ms: Vec<(String, f64)>,
+    /// Keeping the fetched items for later full builds failed (the rebuild itself is live);
+    /// see `FreshSource::keep`.
+    pub keep_error: Option<String>,
 }
 
 enum Msg {
@@ -451,12 +456,32 @@ impl Worker {
             stale: Vec::new(),
             receipt_to_live_ms: 0,
             phases_ms: Vec::new(),
+            keep_error: None,
         };
-        match self.try_rebuild(batch, &mut status) {
-            Ok(()) => status.ok = true,
-            Err(e) => status.error = Some(e),
-        }
+        let model_changed = match self.try_rebuild(batch, &mut status) {
+            Ok(changed) => {
+                status.ok = true;
+                changed
+            }
+            Err(e) => {
+                status.error = Some(e);
+                false
+            }
+        };
         status.receipt_to_live_ms = batch.first_received.elapsed().as_millis() as u64;
+        // After the swap, so keeping the items costs the next batch, not this one's latency.
+        if model_changed {
+            let started = Instant::now();
+            if let Err(e) = self.source.keep(&self.model) {
+                eprintln!(
+                    "rebuild {id} is live, but keeping the fetched items failed (the next full build reads the previous export): {e}"
+                );
+                status.keep_error = Some(e.to_string());
+            }
+            status
+                .phases_ms
+                .push(("keep".into(), started.elapsed().as_secs_f64() * 1000.0));
+        }
         status.finished_at = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs())
@@ -464,7 +489,9 @@ impl Worker {
         status
     }
 
-    fn try_rebuild(&mut self, batch: &Batch, status: &mut RebuildStatus) -> Result<(), String> {
+    /// Returns whether the model now holds new versions fetched from the source (which `keep`
+    /// then records); a reload from disk already matches the disk.
+    fn try_rebuild(&mut self, batch: &Batch, status: &mut RebuildStatus) -> Result<bool, String> {
         let mut mark = Instant::now();
         let mut lap = |status: &mut RebuildStatus, name: &str| {
             status
@@ -541,7 +568,8 @@ impl Worker {
             self.templates = t;
             self.bundles = b;
         }
-        Ok(())
+        // Items that were all still stale brought nothing new to keep.
+        Ok(!batch.reload && status.stale.len() < batch.changes.len())
     }
 
     /// The page showing content item `id` as the staging host serves it, rendered on demand from

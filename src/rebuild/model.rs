@@ -67,8 +67,32 @@ fn fetch_failed(e: FetchError) -> LoadErrors {
     LoadErrors(vec![LoadError::new(e.source_name, "file", "-", e.why)])
 }
 
+/// Like `fingerprint`, but the records' order does not count: the export lists price and stock
+/// records in file order, the per-item fetches in the order the source pages them, and the same
+/// records in another order are not a new version.
+fn records_fingerprint<'a>(
+    head: Option<&'a Value>,
+    records: impl IntoIterator<Item = &'a Value>,
+) -> [u8; 32] {
+    let mut encoded: Vec<Vec<u8>> = records
+        .into_iter()
+        .map(|v| serde_json::to_vec(v).unwrap_or_default())
+        .collect();
+    encoded.sort_unstable();
+    let mut h = blake3::Hasher::new();
+    if let Some(head) = head {
+        h.update(&serde_json::to_vec(head).unwrap_or_default());
+        h.update(b"\0\0");
+    }
+    for e in encoded {
+        h.update(&e);
+        h.update(b"\0");
+    }
+    *h.finalize().as_bytes()
+}
+
 fn product_record_fingerprint(r: &ProductRecord) -> [u8; 32] {
-    fingerprint(std::iter::once(&r.product).chain(&r.prices))
+    records_fingerprint(Some(&r.product), &r.prices)
 }
 
 impl SourceModel {
@@ -176,13 +200,12 @@ impl SourceModel {
             match typed::<RawProduct>(FILE_PRODUCTS, format!("product {}", v["id"]), v) {
                 Ok(p) => {
                     let prices = prices_of.remove(&p.id).unwrap_or_default();
-                    model.fingerprints.insert(
-                        Change::Product(p.id),
-                        fingerprint(std::iter::once(v).chain(prices)),
-                    );
+                    model
+                        .fingerprints
+                        .insert(Change::Product(p.id), records_fingerprint(Some(v), prices));
                     model.fingerprints.insert(
                         Change::Inventory(p.id),
-                        fingerprint(stock_of.remove(&p.id).unwrap_or_default()),
+                        records_fingerprint(None, stock_of.remove(&p.id).unwrap_or_default()),
                     );
                     model.products.push(p);
                 }
@@ -211,7 +234,10 @@ impl SourceModel {
             }
         }
         for (&id, records) in &fresh.inventory {
-            out.extend(same(Change::Inventory(id), fingerprint(records)));
+            out.extend(same(
+                Change::Inventory(id),
+                records_fingerprint(None, records),
+            ));
         }
         for (&id, c) in &fresh.categories {
             out.extend(
@@ -381,8 +407,75 @@ impl SourceModel {
         self.inventory
             .retain(|r| !replaced.contains(&r.identity.variant_id));
         self.inventory.extend(fresh);
-        self.fingerprints
-            .insert(Change::Inventory(product), fingerprint(records));
+        self.fingerprints.insert(
+            Change::Inventory(product),
+            records_fingerprint(None, records),
+        );
+    }
+
+    /// Writes the model as an export directory (docs/formats.md), e.g. to keep what webhook
+    /// rebuilds fetched. Content items go back to the file they came from, in order.
+    pub fn write_export(&self, dir: &Path) -> Result<(), FetchError> {
+        let write = |file: &str, value: &Value| -> Result<(), FetchError> {
+            let path = dir.join(file);
+            let err = |why: String| FetchError {
+                source_name: path.display().to_string(),
+                why,
+            };
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| err(format!("cannot create the folder: {e}")))?;
+            }
+            let bytes =
+                serde_json::to_vec(value).map_err(|e| err(format!("cannot serialise: {e}")))?;
+            std::fs::write(&path, bytes).map_err(|e| err(format!("cannot be written: {e}")))
+        };
+        let data = |file: &str, items: Result<Value, serde_json::Error>| {
+            let items = items.map_err(|e| FetchError {
+                source_name: file.to_string(),
+                why: format!("cannot serialise: {e}"),
+            })?;
+            write(file, &serde_json::json!({ "data": items }))
+        };
+        write(
+            FILE_STORE,
+            &serde_json::to_value(&self.store).map_err(|e| FetchError {
+                source_name: FILE_STORE.into(),
+                why: format!("cannot serialise: {e}"),
+            })?,
+        )?;
+        data(FILE_CHANNELS, serde_json::to_value(&self.channels))?;
+        data(FILE_CATEGORIES, serde_json::to_value(&self.categories))?;
+        data(FILE_COLLECTIONS, serde_json::to_value(&self.collections))?;
+        data(FILE_PRODUCTS, serde_json::to_value(&self.products))?;
+        data(FILE_PRICES, serde_json::to_value(&self.prices))?;
+        data(FILE_INVENTORY, serde_json::to_value(&self.inventory))?;
+        write(
+            FILE_MEDIA,
+            &serde_json::to_value(&self.media).map_err(|e| FetchError {
+                source_name: FILE_MEDIA.into(),
+                why: format!("cannot serialise: {e}"),
+            })?,
+        )?;
+        let mut files: Vec<(&str, Vec<Value>)> = Vec::new();
+        for (file, item) in &self.content {
+            let at = match files.iter().position(|(f, _)| f == file) {
+                Some(i) => i,
+                None => {
+                    files.push((file.as_str(), Vec::new()));
+                    files.len() - 1
+                }
+            };
+            files[at].1.push(serde_json::json!({ "content": item }));
+        }
+        for (file, responses) in files {
+            let count = responses.len();
+            write(
+                file,
+                &serde_json::json!({ "responses": responses, "page": { "responseCount": count } }),
+            )?;
+        }
+        Ok(())
     }
 
     /// Validates the model into the generator's inputs (the same rules as a build from disk).

@@ -1,8 +1,9 @@
 //! Where a webhook-driven rebuild gets fresh data for the items a webhook named. `FreshSource` is
 //! the seam: `LocalExport` reads the export directory (what `storefront dev`/`serve` build from,
-//! e.g. the sample store or `content-cache/export` after an import); the HTTP importer's per-item
-//! fetchers implement the same trait against the real source APIs. Items come back as the sources'
-//! JSON so the daemon can tell a fresh version from the one it already has.
+//! e.g. the sample store or `content-cache/export` after an import); `ImporterSource`
+//! (`super::importer_source`) implements it with the HTTP importer's per-item fetchers against
+//! the real source APIs. Items come back as the sources' JSON so the daemon can tell a fresh
+//! version from the one it already has.
 
 use domain::catalog::{FILE_CATEGORIES, FILE_INVENTORY, FILE_PRICES, FILE_PRODUCTS};
 use serde_json::Value;
@@ -37,6 +38,13 @@ pub trait FreshSource: Send + Sync {
     fn preview_item(&self, staging_domain: &str, id: &str) -> Result<Option<Value>, FetchError> {
         let _ = staging_domain;
         Ok(self.content(&[id.to_string()])?.remove(id).flatten())
+    }
+    /// Called after a webhook rebuild has gone live with the model it was built from, so that
+    /// whatever full builds read next sees the fetched items. A source whose export on disk is
+    /// already the truth (`LocalExport`) has nothing to do.
+    fn keep(&self, model: &super::model::SourceModel) -> Result<(), FetchError> {
+        let _ = model;
+        Ok(())
     }
 }
 

@@ -87,6 +87,17 @@ fn unauthorized(why: &signature::SignatureError, origin: Origin) -> ApiError {
     )
 }
 
+/// The answer when this process has no rebuild daemon (`storefront api` on its own): 503, so the
+/// sender records a failed delivery and retries rather than believing the site was rebuilt; it
+/// is a deployment mistake, not the sender's, and not a fault of this server (never a 500).
+fn no_daemon() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "no_rebuild_daemon",
+        "This server does not rebuild the site: webhooks need `storefront serve` (or `storefront dev`); `storefront api` alone serves the shopper API only",
+    )
+}
+
 fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
@@ -160,6 +171,19 @@ fn accept(
                 .collect()
         });
     let webhooks = state.webhooks();
+    // Checked before the replay guard so that the sender's retry, once it reaches a process that
+    // rebuilds, is not taken for a replay of a delivery nobody acted on.
+    let Some(sink) = webhooks.sink.get() else {
+        tracing::warn!(
+            ?origin,
+            %delivery,
+            "webhook refused: no rebuild daemon in this process (storefront api alone)"
+        );
+        let mut res = no_daemon().into_response();
+        // Authenticated and about the deployment, not its internals: the sender may read why.
+        res.extensions_mut().insert(crate::error::Explained);
+        return res;
+    };
     if !webhooks
         .replay
         .first_time(&format!("{origin:?}:{delivery}"))
@@ -171,13 +195,6 @@ fn accept(
         )
             .into_response();
     }
-    let Some(sink) = webhooks.sink.get() else {
-        // Not a client mistake: this process does not rebuild; the sender should retry later.
-        return ApiError::Internal(anyhow::anyhow!(
-            "webhook accepted but no rebuild daemon runs in this process"
-        ))
-        .into_response();
-    };
     tracing::info!(?origin, %delivery, changes = changes.len(), "webhook accepted");
     let count = changes.len();
     if count > 0 {
