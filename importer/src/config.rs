@@ -33,6 +33,8 @@ pub struct ContentSource {
     pub delivery_base: String,
     /// Schema URI of content pages (home and `/{slug}` pages), listed through the filter API.
     pub content_page_schema: String,
+    /// Schema URI of the listing headers (`listing-header/{kind}/{id}`), listed like the pages.
+    pub listing_header_schema: String,
     /// Items per filter page (the delivery API allows up to 12).
     pub page_size: u32,
 }
@@ -129,6 +131,7 @@ impl ImportConfig {
             content: ContentSource {
                 delivery_base: delivery_base.trim_end_matches('/').to_string(),
                 content_page_schema: format!("{}content-page", with_slash(&schema_base)),
+                listing_header_schema: format!("{}listing-header", with_slash(&schema_base)),
                 page_size: number("AMPLIENCE_PAGE_SIZE", 12)?.clamp(1, 12) as u32,
             },
             http: HttpPolicy {

@@ -1,6 +1,6 @@
 //! The content hub's delivery API (v2): the page-shell slots by delivery key with each market's
-//! prefix (`GET /content/key/uk/footer`, conditional), the content pages through the filter API
-//! by schema (`POST /content/filter`, paged by cursor), and single items by delivery id
+//! prefix (`GET /content/key/uk/footer`, conditional), the content pages and listing headers
+//! through the filter API by schema (`POST /content/filter`, paged by cursor), and single items by delivery id
 //! (`GET /content/id/{id}`), all with `depth=all&format=inlined` so linked items arrive in place.
 //! Items are grouped by market prefix into the content export's delivery pages.
 
@@ -80,7 +80,13 @@ pub async fn fetch_all(
         }
         progress.inc(1);
     }
-    items.extend(fetch_content_pages(client, progress).await?);
+    // Pages and listing headers have keys of their own choosing: they are listed by schema.
+    for schema in [
+        &client.source.content_page_schema,
+        &client.source.listing_header_schema,
+    ] {
+        items.extend(fetch_by_schema(client, schema, progress).await?);
+    }
     Ok(group_by_market(items))
 }
 
@@ -128,9 +134,10 @@ async fn get_one(
     }
 }
 
-/// Every content page, following the filter API's cursor.
-async fn fetch_content_pages(
+/// Every item of one schema, following the filter API's cursor.
+async fn fetch_by_schema(
     client: &ContentClient,
+    schema: &str,
     progress: &ProgressBar,
 ) -> Result<Vec<Value>, ImportError> {
     let url = format!("{}/content/filter", client.source.delivery_base);
@@ -139,7 +146,7 @@ async fn fetch_content_pages(
     let mut seen_cursors = HashSet::new();
     loop {
         let mut request = json!({
-            "filterBy": [{ "path": "/_meta/schema", "value": client.source.content_page_schema }],
+            "filterBy": [{ "path": "/_meta/schema", "value": schema }],
             "sortBy": { "key": "default", "order": "ASC" },
             "page": { "size": client.source.page_size },
             "parameters": { "depth": "all", "format": "inlined" },

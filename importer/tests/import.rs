@@ -180,7 +180,8 @@ async fn an_import_maps_both_sources_back_to_the_sample_export_across_pages() {
     assert_eq!(summary.products, 72);
     assert_eq!(summary.content_items, 66);
 
-    // Paging: 72 products at 10 a page, 12 content pages per market at 5 a filter page.
+    // Paging: 72 products at 10 a page; 12 content pages per market at 5 a filter page, then
+    // 2 listing headers per market.
     let log = fake.log();
     let mut product_pages: Vec<u32> = log
         .iter()
@@ -197,7 +198,7 @@ async fn an_import_maps_both_sources_back_to_the_sample_export_across_pages() {
         .iter()
         .filter(|l| l.target == "/cdn/content/filter")
         .count();
-    assert_eq!(filters, 36_usize.div_ceil(5));
+    assert_eq!(filters, 36_usize.div_ceil(5) + 6_usize.div_ceil(5));
 
     // Published atomically: export is a symlink to the one generation, with no staging left.
     let link = std::fs::read_link(cache.path().join("export")).unwrap();
@@ -358,7 +359,7 @@ async fn unchanged_data_is_not_downloaded_again() {
     assert_eq!(second.not_modified as usize, gets.len());
     // Only the content filter (a POST, never conditional) is downloaded again.
     let posted = fake.log().iter().filter(|l| l.method == "POST").count();
-    assert_eq!(posted, 36_usize.div_ceil(5));
+    assert_eq!(posted, 36_usize.div_ceil(5) + 6_usize.div_ceil(5));
     assert!(
         second.bytes < first.bytes / 5,
         "{} vs {}",
