@@ -11,11 +11,72 @@ use std::collections::HashMap;
 /// One market's records, with category and collection membership ready to list.
 pub struct ListingIndex {
     pub records: Vec<ProductRecord>,
+    /// Each record's distinct colour and size values as vocabulary ids, so that filtering and
+    /// counting a scope of thousands compares small integers, not strings.
+    values: Vec<RecordValues>,
+    colour_vocab: Vec<ColourValue>,
+    size_vocab: Vec<String>,
     by_id: HashMap<u64, usize>,
     /// Members in featured order.
     by_category: HashMap<u64, Vec<usize>>,
     /// Members in the editor's order.
     by_collection: HashMap<u64, Vec<usize>>,
+}
+
+/// A record's distinct colour labels and sizes, as ids into the index's vocabularies, each in
+/// the record's own order.
+struct RecordValues {
+    colours: Vec<u32>,
+    sizes: Vec<u32>,
+}
+
+struct ColourValue {
+    label: String,
+    /// The swatch of the colourway that first brought this label in.
+    swatch: Option<String>,
+}
+
+/// Interns values: the id of each distinct value, in first-seen order.
+#[derive(Default)]
+struct Vocabulary<'a> {
+    ids: HashMap<&'a str, u32>,
+}
+
+impl<'a> Vocabulary<'a> {
+    /// The value's id, and whether it is new.
+    fn id(&mut self, value: &'a str) -> (u32, bool) {
+        let next = self.ids.len() as u32;
+        match self.ids.entry(value) {
+            std::collections::hash_map::Entry::Occupied(e) => (*e.get(), false),
+            std::collections::hash_map::Entry::Vacant(e) => (*e.insert(next), true),
+        }
+    }
+}
+
+/// Filters as masks over the vocabularies (`None`: that facet is not filtered).
+struct FilterMasks {
+    colours: Option<Vec<bool>>,
+    sizes: Option<Vec<bool>>,
+    price: Option<(i64, i64)>,
+}
+
+impl FilterMasks {
+    fn colour_ok(&self, v: &RecordValues) -> bool {
+        self.colours
+            .as_ref()
+            .is_none_or(|m| v.colours.iter().any(|&c| m[c as usize]))
+    }
+
+    fn size_ok(&self, v: &RecordValues) -> bool {
+        self.sizes
+            .as_ref()
+            .is_none_or(|m| v.sizes.iter().any(|&c| m[c as usize]))
+    }
+
+    fn price_ok(&self, r: &ProductRecord) -> bool {
+        self.price
+            .is_none_or(|(low, high)| (low..=high).contains(&r.price_minor))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -81,11 +142,64 @@ impl ListingIndex {
                 (c, members.into_iter().map(|(_, i)| i).collect())
             })
             .collect();
+        let mut colour_ids = Vocabulary::default();
+        let mut size_ids = Vocabulary::default();
+        let mut colour_vocab = Vec::new();
+        let mut size_vocab = Vec::new();
+        let values = records
+            .iter()
+            .map(|r| {
+                let mut colours = Vec::new();
+                for way in &r.colourways {
+                    let (id, new) = colour_ids.id(&way.label);
+                    if new {
+                        colour_vocab.push(ColourValue {
+                            label: way.label.clone(),
+                            swatch: way.swatch.clone(),
+                        });
+                    }
+                    // A product counts once per colour even if two colourways share a label.
+                    if !colours.contains(&id) {
+                        colours.push(id);
+                    }
+                }
+                let mut sizes = Vec::new();
+                for size in &r.sizes {
+                    let (id, new) = size_ids.id(size);
+                    if new {
+                        size_vocab.push(size.clone());
+                    }
+                    if !sizes.contains(&id) {
+                        sizes.push(id);
+                    }
+                }
+                RecordValues { colours, sizes }
+            })
+            .collect();
+        drop((colour_ids, size_ids));
         ListingIndex {
+            values,
+            colour_vocab,
+            size_vocab,
             records,
             by_id,
             by_category,
             by_collection,
+        }
+    }
+
+    /// The filters as masks; a label the index does not know matches nothing.
+    fn masks(&self, filters: &Filters) -> FilterMasks {
+        fn mask<'a>(wanted: &[String], vocab: impl Iterator<Item = &'a str>) -> Option<Vec<bool>> {
+            (!wanted.is_empty()).then(|| vocab.map(|v| wanted.iter().any(|w| w == v)).collect())
+        }
+        FilterMasks {
+            colours: mask(
+                &filters.colours,
+                self.colour_vocab.iter().map(|c| c.label.as_str()),
+            ),
+            sizes: mask(&filters.sizes, self.size_vocab.iter().map(String::as_str)),
+            price: filters.price,
         }
     }
 
@@ -116,15 +230,16 @@ impl ListingIndex {
         sort: Sort,
         page: usize,
     ) -> Result<ListingPage, PageOutOfRange> {
+        let masks = self.masks(filters);
         let matching: Vec<usize> = scope
             .iter()
             .copied()
             .filter(|&i| {
-                let r = &self.records[i];
-                colour_ok(r, filters) && size_ok(r, filters) && price_ok(r, filters)
+                let v = &self.values[i];
+                masks.colour_ok(v) && masks.size_ok(v) && masks.price_ok(&self.records[i])
             })
             .collect();
-        let facets = self.facets(scope, filters);
+        let facets = self.facets_masked(scope, &masks);
         let total = matching.len();
         let pages = total.div_ceil(PER_PAGE).max(1);
         if page == 0 || page > pages {
@@ -158,43 +273,50 @@ impl ListingIndex {
     /// Every colour and size offered in the scope (colours by label, sizes in first-seen order),
     /// each counted over the products that pass every other filter.
     pub fn facets(&self, scope: &[usize], filters: &Filters) -> Facets {
-        let mut colours: Vec<ColourFacet> = Vec::new();
-        let mut colour_pos: HashMap<&str, usize> = HashMap::new();
-        let mut sizes: Vec<SizeFacet> = Vec::new();
-        let mut size_pos: HashMap<&str, usize> = HashMap::new();
+        self.facets_masked(scope, &self.masks(filters))
+    }
+
+    fn facets_masked(&self, scope: &[usize], masks: &FilterMasks) -> Facets {
+        // Counts per vocabulary id; `None` for a value not offered in this scope.
+        let mut colour_counts: Vec<Option<usize>> = vec![None; self.colour_vocab.len()];
+        let mut size_counts: Vec<Option<usize>> = vec![None; self.size_vocab.len()];
+        let mut size_order: Vec<u32> = Vec::new();
         for &i in scope {
-            let r = &self.records[i];
-            let price = price_ok(r, filters);
-            let count_colours = price && size_ok(r, filters);
-            let count_sizes = price && colour_ok(r, filters);
-            for (k, way) in r.colourways.iter().enumerate() {
-                let pos = *colour_pos.entry(way.label.as_str()).or_insert_with(|| {
-                    colours.push(ColourFacet {
-                        label: way.label.clone(),
-                        swatch: way.swatch.clone(),
-                        count: 0,
-                    });
-                    colours.len() - 1
-                });
-                // A product counts once per colour even if two colourways share a label.
-                if count_colours && !r.colourways[..k].iter().any(|w| w.label == way.label) {
-                    colours[pos].count += 1;
-                }
+            let v = &self.values[i];
+            let price = masks.price_ok(&self.records[i]);
+            let count_colours = price && masks.size_ok(v);
+            let count_sizes = price && masks.colour_ok(v);
+            for &c in &v.colours {
+                let count = colour_counts[c as usize].get_or_insert(0);
+                *count += usize::from(count_colours);
             }
-            for (k, size) in r.sizes.iter().enumerate() {
-                let pos = *size_pos.entry(size.as_str()).or_insert_with(|| {
-                    sizes.push(SizeFacet {
-                        label: size.clone(),
-                        count: 0,
-                    });
-                    sizes.len() - 1
-                });
-                if count_sizes && !r.sizes[..k].contains(size) {
-                    sizes[pos].count += 1;
+            for &z in &v.sizes {
+                let count = &mut size_counts[z as usize];
+                if count.is_none() {
+                    size_order.push(z);
                 }
+                *count.get_or_insert(0) += usize::from(count_sizes);
             }
         }
+        let mut colours: Vec<ColourFacet> = colour_counts
+            .iter()
+            .enumerate()
+            .filter_map(|(c, count)| {
+                count.map(|count| ColourFacet {
+                    label: self.colour_vocab[c].label.clone(),
+                    swatch: self.colour_vocab[c].swatch.clone(),
+                    count,
+                })
+            })
+            .collect();
         colours.sort_by(|a, b| a.label.cmp(&b.label));
+        let sizes = size_order
+            .into_iter()
+            .map(|z| SizeFacet {
+                label: self.size_vocab[z as usize].clone(),
+                count: size_counts[z as usize].unwrap_or(0),
+            })
+            .collect();
         Facets { colours, sizes }
     }
 }
@@ -202,17 +324,4 @@ impl ListingIndex {
 /// Featured order: the merchandiser's sort order, then newest first, then id (as the generator's).
 pub fn featured_key(r: &ProductRecord) -> (i64, std::cmp::Reverse<&str>, u64) {
     (r.sort_order, std::cmp::Reverse(r.created.as_str()), r.id)
-}
-
-fn colour_ok(r: &ProductRecord, f: &Filters) -> bool {
-    f.colours.is_empty() || r.colourways.iter().any(|w| f.colours.contains(&w.label))
-}
-
-fn size_ok(r: &ProductRecord, f: &Filters) -> bool {
-    f.sizes.is_empty() || r.sizes.iter().any(|s| f.sizes.contains(s))
-}
-
-fn price_ok(r: &ProductRecord, f: &Filters) -> bool {
-    f.price
-        .is_none_or(|(low, high)| (low..=high).contains(&r.price_minor))
 }
