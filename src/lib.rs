@@ -2,6 +2,7 @@
 
 pub mod compress;
 pub mod dev_errors;
+pub mod loopback;
 pub mod netlify;
 pub mod preview_route;
 pub mod rebuild;

@@ -11,22 +11,13 @@ use std::io::Read;
 use std::sync::Arc;
 use storefront::netlify::NetlifyConfig;
 use storefront::site_server::{SiteFiles, production_router};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
+/// The body as the client reads it, whatever the encoding.
+trait Decoded {
+    fn decoded(&self) -> Vec<u8>;
 }
 
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
+impl Decoded for Reply {
     fn decoded(&self) -> Vec<u8> {
         let mut out = Vec::new();
         match self.header("content-encoding") {
@@ -48,43 +39,7 @@ impl Reply {
 }
 
 async fn get(addr: std::net::SocketAddr, target: &str, headers: &[(&str, &str)]) -> Reply {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let mut head = format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let head = String::from_utf8_lossy(&raw[..split]).to_string();
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(": "))
-        .map(|(k, v)| (k.to_ascii_lowercase(), v.to_string()))
-        .collect();
-    let body = raw[split + 4..].to_vec();
-    if let Some(len) = headers.iter().find(|(k, _)| k == "content-length") {
-        assert_eq!(
-            len.1.parse::<usize>().unwrap(),
-            body.len(),
-            "{target}: Content-Length matches the bytes sent"
-        );
-    }
-    Reply {
-        status,
-        headers,
-        body,
-    }
+    raw_get(addr, target, headers).await
 }
 
 fn varies(r: &Reply) -> bool {

@@ -12,7 +12,6 @@ use fake_source::FakeSource;
 use serde_json::{Value, json};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const CATALOG_SECRET: &str = "catalog-secret";
 const ADMIN: &str = "admin";
@@ -37,26 +36,9 @@ async fn request(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Option<(u16, String)> {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.ok()?;
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if method == "POST" {
-        head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.ok()?;
-    stream.write_all(body).await.ok()?;
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.ok()?;
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, body) = text.split_once("\r\n\r\n")?;
-    let status = head.split_whitespace().nth(1)?.parse().ok()?;
-    Some((status, body.to_string()))
+    storefront::loopback::request(addr, method, path, headers, body)
+        .await
+        .ok()
 }
 
 fn catalog_event(product: u64, at: u64) -> Vec<u8> {

@@ -15,7 +15,6 @@ use std::time::{Duration, Instant};
 use storefront::rebuild::source::LocalExport;
 use storefront::rebuild::{Daemon, Timing};
 use storefront::site_server::{SiteFiles, router_over};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const CONTENT_SECRET: &str = "content-secret";
 const CATALOG_SECRET: &str = "catalog-secret";
@@ -30,26 +29,9 @@ async fn request(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> (u16, String) {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if method == "POST" {
-        head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(body).await.unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    (status, body.to_string())
+    storefront::loopback::request(addr, method, path, headers, body)
+        .await
+        .unwrap()
 }
 
 fn manifest_paths(site: &Site) -> Vec<String> {

@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 use storefront::rebuild::source::LocalExport;
 use storefront::rebuild::{Daemon, Timing};
 use storefront::site_server::{SiteFiles, router_over};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -42,31 +41,7 @@ async fn http(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Result<(u16, String)> {
-    let mut stream = tokio::net::TcpStream::connect(addr).await?;
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if method == "POST" {
-        head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await?;
-    stream.write_all(body).await?;
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await?;
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .unwrap_or("0")
-        .parse()
-        .unwrap_or(0);
-    Ok((status, body.to_string()))
+    Ok(storefront::loopback::request(addr, method, path, headers, body).await?)
 }
 
 fn edit(path: &Path, change: impl FnOnce(&mut Value)) -> Result<()> {
