@@ -49,10 +49,8 @@ fn varies(r: &Reply) -> bool {
         .any(|(_, v)| v.to_ascii_lowercase().contains("accept-encoding"))
 }
 
-async fn serve(site: &Site) -> std::net::SocketAddr {
-    let config = Arc::new(NetlifyConfig::load(&repo().join("netlify.toml")).unwrap());
-    let api_state = api::AppState::ephemeral(sample_export()).await.unwrap();
-    let app = production_router(SiteFiles::Dir(site.public()), config, api_state, None);
+/// Serves `app` on a free loopback port, with the connection info the router expects.
+async fn listen(app: axum::Router) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
@@ -64,6 +62,13 @@ async fn serve(site: &Site) -> std::net::SocketAddr {
         .unwrap()
     });
     addr
+}
+
+async fn serve(site: &Site) -> std::net::SocketAddr {
+    let config = Arc::new(NetlifyConfig::load(&repo().join("netlify.toml")).unwrap());
+    let api_state = api::AppState::ephemeral(sample_export()).await.unwrap();
+    let app = production_router(SiteFiles::Dir(site.public()), config, api_state, None);
+    listen(app).await
 }
 
 /// A file of the built site with this extension, as (URL path, bytes).
@@ -235,16 +240,7 @@ async fn binary_files_are_served_as_they_are_and_tiny_ones_uncompressed() {
         api_state,
         None,
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-        )
-        .await
-        .unwrap()
-    });
+    let addr = listen(app).await;
     for (url, bytes) in [("/photo.png", &png[..]), ("/font.woff2", &png[..1000])] {
         let r = get(addr, url, &[("Accept-Encoding", "br, gzip")]).await;
         assert_eq!(r.status, 200, "{url}");

@@ -176,7 +176,6 @@ impl ListingIndex {
                 RecordValues { colours, sizes }
             })
             .collect();
-        drop((colour_ids, size_ids));
         ListingIndex {
             values,
             colour_vocab,

@@ -110,12 +110,7 @@ impl ImporterSource {
 
     /// Stock records of these products' variants, by product.
     fn stock_of(&self, products: &[RawProduct]) -> Result<BTreeMap<u64, Vec<Value>>, FetchError> {
-        let owner: HashMap<u64, u64> = products
-            .iter()
-            .flat_map(|p| p.variants.iter().map(move |v| (v.id, p.id)))
-            .collect();
-        let mut variants: Vec<u64> = owner.keys().copied().collect();
-        variants.sort_unstable();
+        let (owner, variants) = variant_owners(products);
         let records = if variants.is_empty() {
             Vec::new()
         } else {
@@ -135,15 +130,22 @@ impl ImporterSource {
     }
 }
 
+/// Each variant's product, and the variant ids in ascending order (what the per-variant
+/// inventory and price endpoints are asked for).
+fn variant_owners(products: &[RawProduct]) -> (HashMap<u64, u64>, Vec<u64>) {
+    let owner: HashMap<u64, u64> = products
+        .iter()
+        .flat_map(|p| p.variants.iter().map(move |v| (v.id, p.id)))
+        .collect();
+    let mut variants: Vec<u64> = owner.keys().copied().collect();
+    variants.sort_unstable();
+    (owner, variants)
+}
+
 impl FreshSource for ImporterSource {
     fn products(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<ProductRecord>>, FetchError> {
         let products = self.fetch_products(ids)?;
-        let owner: HashMap<u64, u64> = products
-            .iter()
-            .flat_map(|p| p.variants.iter().map(move |v| (v.id, p.id)))
-            .collect();
-        let mut variants: Vec<u64> = owner.keys().copied().collect();
-        variants.sort_unstable();
+        let (owner, variants) = variant_owners(&products);
         let prices = if variants.is_empty() {
             Vec::new()
         } else {
