@@ -14,7 +14,7 @@ pub struct ListingIndex {
     /// Each record's distinct colour and size values as vocabulary ids, so that filtering and
     /// counting a scope of thousands compares small integers, not strings.
     values: Vec<RecordValues>,
-    colour_vocab: Vec<ColourValue>,
+    colour_vocab: Vec<String>,
     size_vocab: Vec<String>,
     by_id: HashMap<u64, usize>,
     /// Members in featured order.
@@ -27,13 +27,10 @@ pub struct ListingIndex {
 /// the record's own order.
 struct RecordValues {
     colours: Vec<u32>,
+    /// For each of `colours`, the record's first colourway with that label (its swatch is the
+    /// facet's when this record is the first in a scope to offer the colour).
+    colour_ways: Vec<usize>,
     sizes: Vec<u32>,
-}
-
-struct ColourValue {
-    label: String,
-    /// The swatch of the colourway that first brought this label in.
-    swatch: Option<String>,
 }
 
 /// Interns values: the id of each distinct value, in first-seen order.
@@ -150,17 +147,16 @@ impl ListingIndex {
             .iter()
             .map(|r| {
                 let mut colours = Vec::new();
-                for way in &r.colourways {
+                let mut colour_ways = Vec::new();
+                for (k, way) in r.colourways.iter().enumerate() {
                     let (id, new) = colour_ids.id(&way.label);
                     if new {
-                        colour_vocab.push(ColourValue {
-                            label: way.label.clone(),
-                            swatch: way.swatch.clone(),
-                        });
+                        colour_vocab.push(way.label.clone());
                     }
                     // A product counts once per colour even if two colourways share a label.
                     if !colours.contains(&id) {
                         colours.push(id);
+                        colour_ways.push(k);
                     }
                 }
                 let mut sizes = Vec::new();
@@ -173,7 +169,11 @@ impl ListingIndex {
                         sizes.push(id);
                     }
                 }
-                RecordValues { colours, sizes }
+                RecordValues {
+                    colours,
+                    colour_ways,
+                    sizes,
+                }
             })
             .collect();
         ListingIndex {
@@ -195,7 +195,7 @@ impl ListingIndex {
         FilterMasks {
             colours: mask(
                 &filters.colours,
-                self.colour_vocab.iter().map(|c| c.label.as_str()),
+                self.colour_vocab.iter().map(String::as_str),
             ),
             sizes: mask(&filters.sizes, self.size_vocab.iter().map(String::as_str)),
             price: filters.price,
@@ -276,8 +276,10 @@ impl ListingIndex {
     }
 
     fn facets_masked(&self, scope: &[usize], masks: &FilterMasks) -> Facets {
-        // Counts per vocabulary id; `None` for a value not offered in this scope.
+        // Counts per vocabulary id; `None` for a value not offered in this scope. A colour's
+        // swatch is that of the first product in the scope to offer it (as on the static page).
         let mut colour_counts: Vec<Option<usize>> = vec![None; self.colour_vocab.len()];
+        let mut colour_swatch: Vec<Option<&str>> = vec![None; self.colour_vocab.len()];
         let mut size_counts: Vec<Option<usize>> = vec![None; self.size_vocab.len()];
         let mut size_order: Vec<u32> = Vec::new();
         for &i in scope {
@@ -285,9 +287,12 @@ impl ListingIndex {
             let price = masks.price_ok(&self.records[i]);
             let count_colours = price && masks.size_ok(v);
             let count_sizes = price && masks.colour_ok(v);
-            for &c in &v.colours {
-                let count = colour_counts[c as usize].get_or_insert(0);
-                *count += usize::from(count_colours);
+            for (&c, &way) in v.colours.iter().zip(&v.colour_ways) {
+                let count = &mut colour_counts[c as usize];
+                if count.is_none() {
+                    colour_swatch[c as usize] = self.records[i].colourways[way].swatch.as_deref();
+                }
+                *count.get_or_insert(0) += usize::from(count_colours);
             }
             for &z in &v.sizes {
                 let count = &mut size_counts[z as usize];
@@ -302,8 +307,8 @@ impl ListingIndex {
             .enumerate()
             .filter_map(|(c, count)| {
                 count.map(|count| ColourFacet {
-                    label: self.colour_vocab[c].label.clone(),
-                    swatch: self.colour_vocab[c].swatch.clone(),
+                    label: self.colour_vocab[c].clone(),
+                    swatch: colour_swatch[c].map(str::to_string),
                     count,
                 })
             })

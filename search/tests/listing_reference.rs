@@ -162,3 +162,27 @@ proptest! {
         prop_assert_eq!(got_sizes, sizes);
     }
 }
+
+#[test]
+fn a_colour_facet_takes_the_swatch_of_the_first_product_in_its_scope_to_offer_it() {
+    let with_swatch = |id: u64, cat: u64, swatch: &str| {
+        let mut r = record(id, vec![0], vec![0], 1000, 1, vec![cat]);
+        r.colourways[0].swatch = Some(swatch.to_string());
+        r
+    };
+    // Two products call their colour "Black" with different swatches, in different categories.
+    let index = ListingIndex::new(vec![
+        with_swatch(1, 10, "#000000"),
+        with_swatch(2, 20, "#1d1d1b"),
+    ]);
+    for (category, swatch) in [(10, "#000000"), (20, "#1d1d1b")] {
+        let scope = index.category(category).unwrap();
+        let facets = index.facets(scope, &Filters::default());
+        assert_eq!(facets.colours[0].label, "Black");
+        assert_eq!(
+            facets.colours[0].swatch.as_deref(),
+            Some(swatch),
+            "category {category}"
+        );
+    }
+}
