@@ -3,9 +3,7 @@
 // Sidebars (bag, wishlist) and overlays (search, locale, login, added-to-bag) are this dialog with a
 // different `variant` class.
 import { useEffect, useRef, type ReactElement, type ReactNode } from 'react';
-
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+import { trapFocus } from '../lib/focus-trap';
 
 export interface ModalProps {
   title: string;
@@ -19,48 +17,19 @@ export interface ModalProps {
   /** Close on a click outside the panel (the added-to-bag popup). */
   closeOnOutsideClick?: boolean;
   className?: string;
+  /** Where focus returns on close, when not the element focused at open (see StoreState.opener). */
+  opener?: HTMLElement | null;
   children: ReactNode;
 }
 
 export function Modal(props: ModalProps): ReactElement {
-  const { onClose, persistent = false, closeButton = true, closeOnOutsideClick = true } = props;
+  const { onClose, persistent = false, closeButton = true, closeOnOutsideClick = true, opener = null } = props;
   const panel = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = panel.current?.querySelector<HTMLElement>('[data-autofocus]') ?? panel.current?.querySelector<HTMLElement>(FOCUSABLE);
-    (first ?? panel.current)?.focus();
-    const onKey = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape' && !persistent) {
-        event.stopPropagation();
-        onClose();
-        return;
-      }
-      if (event.key !== 'Tab' || panel.current === null) return;
-      const items = Array.from(panel.current.querySelectorAll<HTMLElement>(FOCUSABLE));
-      if (items.length === 0) {
-        event.preventDefault();
-        return;
-      }
-      const firstItem = items[0];
-      const lastItem = items[items.length - 1];
-      const active = document.activeElement;
-      if (event.shiftKey && (active === firstItem || !panel.current.contains(active))) {
-        event.preventDefault();
-        lastItem?.focus();
-      } else if (!event.shiftKey && (active === lastItem || !panel.current.contains(active))) {
-        event.preventDefault();
-        firstItem?.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    document.documentElement.classList.add('has-modal');
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.documentElement.classList.remove('has-modal');
-      if (opener !== null && opener.isConnected) opener.focus();
-    };
-  }, [onClose, persistent]);
+    if (panel.current === null) return undefined;
+    return trapFocus(panel.current, persistent ? null : onClose, opener);
+  }, [onClose, persistent, opener]);
 
   return (
     <div

@@ -4,6 +4,7 @@
 //! and pages come from GET /api/listing and live in the URL (back and forward restore them).
 import { Fragment, useCallback, useEffect, useRef, useState, type MouseEvent, type ReactElement } from 'react';
 import * as z from 'zod/mini';
+import { trapFocus } from '../lib/focus-trap';
 import { Icon } from '../lib/icons';
 import { cardSchema, ProductCard } from '../lib/product-card';
 import { facetsSchema, fetchListing, type ListingPage, type ListingScope } from '../features/listing/listing-api';
@@ -117,6 +118,7 @@ export default function Listing(props: ListingProps): ReactElement {
   const [open, setOpen] = useState(false);
   const cache = useRef(new Map<string, ListingPage>());
   const inFlight = useRef<AbortController | null>(null);
+  const panel = useRef<HTMLElement>(null);
 
   const load = useCallback(
     (next: ListingUrlState) => {
@@ -166,6 +168,13 @@ export default function Listing(props: ListingProps): ReactElement {
     // Props are the static page's and never change; `load` is stable for them.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // Open (below lg, where it covers the page) the filter panel is a dialog: focus moves in, stays in,
+  // Escape closes it and focus goes back to the Filter button.
+  useEffect(() => {
+    if (!open || panel.current === null) return undefined;
+    return trapFocus(panel.current, () => setOpen(false));
+  }, [open]);
 
   const apply = (next: ListingUrlState): void => {
     window.history.pushState(null, '', urlFor(next));
@@ -231,7 +240,14 @@ export default function Listing(props: ListingProps): ReactElement {
         </label>
       </div>
       <div className="plp-body">
-        <section id="filters" className={open ? 'filter-panel filter-panel--open' : 'filter-panel'} aria-labelledby="filters-title">
+        <section
+          id="filters"
+          ref={panel}
+          className={open ? 'filter-panel filter-panel--open' : 'filter-panel'}
+          role={open ? 'dialog' : undefined}
+          aria-modal={open ? true : undefined}
+          aria-labelledby="filters-title"
+        >
           <div className="filter-panel__head">
             <h2 id="filters-title" className="filter-panel__title">
               Filter
