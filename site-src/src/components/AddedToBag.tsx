@@ -10,6 +10,7 @@ const close = (): void => store.getState().closePanel('added');
 export default function AddedToBag(): ReactElement | null {
   const added = useShopStore((state) => state.added);
   const count = useShopStore((state) => state.cart.count);
+  const opener = useShopStore((state) => state.opener);
   if (added === null) return null;
   const prefix = prefixOf(marketOf());
   const rows: [string, string | null][] = [
@@ -19,7 +20,7 @@ export default function AddedToBag(): ReactElement | null {
     ['Length', added.length],
   ];
   return (
-    <Modal title="Added to bag" variant="popup" onClose={close}>
+    <Modal title="Added to bag" variant="popup" onClose={close} opener={opener}>
       <div className="added">
         {added.imageUrl !== null && <img className="added__image" src={added.imageUrl} alt="" width="90" height="120" />}
         <div className="added__body">

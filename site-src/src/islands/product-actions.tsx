@@ -99,7 +99,8 @@ export default function ProductActions(pageProps: ProductActionsProps): ReactEle
   });
   const wishVariant = variantId ?? selection?.colourVariantId ?? null;
 
-  const add = async (): Promise<void> => {
+  // The button is disabled while it adds, which takes focus off it: the popup is told where it was.
+  const add = async (button: HTMLElement): Promise<void> => {
     if (variantId === null) return;
     setAdding(true);
     try {
@@ -124,6 +125,7 @@ export default function ProductActions(pageProps: ProductActionsProps): ReactEle
           isGiftCard: props.isGiftCard,
           sku: props.sku,
         },
+        button,
       );
     } catch (error) {
       await showError(error);
@@ -170,7 +172,7 @@ export default function ProductActions(pageProps: ProductActionsProps): ReactEle
         {stockMessage(stockState)}
       </p>
       <div className="product-actions__row">
-        <button type="button" className="btn btn--primary product-actions__add" disabled={!enabled} onClick={() => void add()}>
+        <button type="button" className="btn btn--primary product-actions__add" disabled={!enabled} onClick={(event) => void add(event.currentTarget)}>
           {adding ? 'Adding...' : stockState === 'sold-out' ? 'Sold Out' : 'Add to bag'}
         </button>
         <WishlistToggle productId={productId} variantId={wishVariant} name={props.name} />

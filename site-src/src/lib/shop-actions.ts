@@ -14,12 +14,13 @@ export function showError(error: unknown): void {
   notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
 }
 
-/** Product page add to bag: one unit, then the added-to-bag popup (§4). */
+/** Product page add to bag: one unit, then the added-to-bag popup (§4), which gives focus back to `opener`. */
 export async function addFromProductPage(
   line: { product_id: number; variant_id: number; option_selections: OptionSelection[] },
   added: AddedToBag,
+  opener: HTMLElement,
 ): Promise<void> {
   await addToCart({ ...line, quantity: 1 });
   store.getState().setAdded(added);
-  store.getState().openPanel('added');
+  store.getState().openPanel('added', opener);
 }

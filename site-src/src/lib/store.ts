@@ -116,6 +116,11 @@ export interface StoreState {
   wishlist: { id: string | null; items: WishlistEntry[]; loaded: boolean };
   notifications: Notification[];
   panel: Panel;
+  /**
+   * The control that opened the panel, when focus may have left it by the time the panel opens (Add
+   * to bag is disabled while it adds): focus returns there on close. Null: wherever focus was.
+   */
+  opener: HTMLElement | null;
   added: AddedToBag | null;
   /** Live stock per product: variant id → available to sell (null = not tracked). */
   stock: Record<number, Record<number, number | null>>;
@@ -133,7 +138,7 @@ export interface StoreActions {
   setCustomer(profile: Customer | null): void;
   setWishlist(id: string | null, items: WishlistEntry[]): void;
   setNotifications(notifications: Notification[]): void;
-  openPanel(panel: Panel): void;
+  openPanel(panel: Panel, opener?: HTMLElement | null): void;
   closePanel(panel?: Panel): void;
   setAdded(added: AddedToBag | null): void;
   setStock(productId: number, stock: Record<number, number | null>): void;
@@ -153,6 +158,7 @@ export function initialState(): StoreState {
     wishlist: { id: null, items: [], loaded: false },
     notifications: [],
     panel: null,
+    opener: null,
     added: null,
     stock: {},
     selection: {},
@@ -176,7 +182,7 @@ export const store = createStore<Store>()((set) => ({
   setCustomer: (profile) => set({ customer: { signedIn: profile !== null, profile } }),
   setWishlist: (id, items) => set({ wishlist: { id, items: [...items], loaded: true } }),
   setNotifications: (notifications) => set({ notifications }),
-  openPanel: (panel) => set({ panel }),
+  openPanel: (panel, opener = null) => set({ panel, opener }),
   closePanel: (panel) => set((state) => (panel === undefined || state.panel === panel ? { panel: null } : {})),
   setAdded: (added) => set({ added }),
   setStock: (productId, stock) => set((state) => ({ stock: { ...state.stock, [productId]: stock } })),
