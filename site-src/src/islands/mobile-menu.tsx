@@ -2,7 +2,7 @@
 //! the next layer, Back returns; the layers reset 500 ms after the menu closes; any link click and
 //! any route change close it; it stays closed on the preview route. Pushes menu_item when a layer
 //! opens and navigation_click on links. Server markup: templates/islands/mobile-menu.html.
-import { useEffect, useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { menuItem, navigationClick } from './blocks/analytics';
 import { BlockIcon } from './blocks/icons';
@@ -38,15 +38,26 @@ function Layer(props: {
   nodes: readonly MenuNode[];
   depth: number;
   parent: MenuNode | undefined;
+  /** The layer in view; the others are slid aside and inert, out of the Tab order. */
+  current: boolean;
   onOpen: (index: number) => void;
   onBack: () => void;
 }): ReactElement {
-  const { nodes, depth, parent } = props;
+  const { nodes, depth, parent, current } = props;
+  const back = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLButtonElement | null>(null);
+  // Focus follows the slide: into a new layer at its Back button, and back out at the item that
+  // opened it (the button focused before is inert or gone, which would drop focus to the page).
+  useEffect(() => {
+    if (!current) return;
+    (opener.current ?? back.current)?.focus({ preventScroll: true });
+    opener.current = null;
+  }, [current]);
   return (
-    <div className="mnav__layer" data-depth={depth}>
+    <div className="mnav__layer" data-depth={depth} inert={!current}>
       {parent !== undefined && (
         <div className="mnav__layer-head">
-          <button className="mnav__back" type="button" onClick={props.onBack}>
+          <button className="mnav__back" type="button" ref={back} onClick={props.onBack}>
             <BlockIcon name="chevron-left" />
             <span>Back</span>
           </button>
@@ -67,7 +78,15 @@ function Layer(props: {
         {nodes.map((node, i) =>
           node.children.length > 0 && depth < LAYERS - 1 ? (
             <li className="mnav__item" key={i}>
-              <button className="mnav__next" type="button" style={linkStyle(node)} onClick={() => props.onOpen(i)}>
+              <button
+                className="mnav__next"
+                type="button"
+                style={linkStyle(node)}
+                onClick={(event) => {
+                  opener.current = event.currentTarget;
+                  props.onOpen(i);
+                }}
+              >
                 <span>{node.title}</span>
                 <BlockIcon name="chevron" />
               </button>
@@ -98,7 +117,7 @@ export default function MobileMenu({ prefix, items, resetMs }: MobileMenuProps):
 
   const trail = nodesOnPath(items, path);
   const layers: ReactElement[] = [
-    <Layer key="0" nodes={items} depth={0} parent={undefined} onOpen={(i) => openLayer([i])} onBack={() => undefined} />,
+    <Layer key="0" nodes={items} depth={0} parent={undefined} current={path.length === 0} onOpen={(i) => openLayer([i])} onBack={() => undefined} />,
   ];
   trail.forEach((node, depth) => {
     if (depth + 1 < LAYERS) {
@@ -108,6 +127,7 @@ export default function MobileMenu({ prefix, items, resetMs }: MobileMenuProps):
           nodes={node.children}
           depth={depth + 1}
           parent={node}
+          current={path.length === depth + 1}
           onOpen={(i) => openLayer([...path.slice(0, depth + 1), i])}
           onBack={() => setPath(path.slice(0, depth))}
         />,
