@@ -91,3 +91,30 @@ export async function hydrateAll(page, timeout = 15_000) {
     els.map((el) => `${el.getAttribute('data-island')}#${el.getAttribute('data-island-id')}=${el.getAttribute('data-hydrated') ?? 'pending'}`),
   );
 }
+
+/**
+ * Waits until the shopper shell's static panel buttons work (`data-shop-ready`) and every island
+ * in or near the viewport has hydrated (those further down hydrate only when scrolled to).
+ */
+export async function hydrated(page, timeout = 15_000) {
+  await page.waitForFunction(
+    () => (document.querySelector('[data-island="ShopperShell"]') === null || document.documentElement.hasAttribute('data-shop-ready')) &&
+      Array.from(document.querySelectorAll('[data-island]')).every((el) => {
+      const r = el.getBoundingClientRect();
+      const visible = r.bottom > -200 && r.top < window.innerHeight + 200;
+      return !visible || el.getAttribute('data-hydrated') === 'true';
+    }),
+    null,
+    { timeout },
+  );
+}
+
+/** A new page of `context` at `url`, its errors watched, once `hydrated`: `{ page, errors }`. */
+export async function openPage(context, url, timeout = 15_000) {
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeout);
+  const errors = watchErrors(page);
+  await page.goto(url);
+  await hydrated(page, timeout);
+  return { page, errors };
+}

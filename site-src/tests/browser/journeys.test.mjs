@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { axeViolations, chromiumMissing, launch, watchErrors } from './chromium.mjs';
+import { axeViolations, chromiumMissing, hydrated, launch, openPage } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const PRODUCT = '/p/101/satin-slip-midi-dress/Emerald_Green';
@@ -65,28 +65,8 @@ async function signIn(page, email, password) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** Opens a page at `path` and waits until every island on it has hydrated. */
-async function open(context, path) {
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  const errors = watchErrors(page);
-  await page.goto(`${SITE_URL}${path}`);
-  await hydrated(page);
-  return { page, errors };
-}
-
-async function hydrated(page) {
-  await page.waitForFunction(
-    () => (document.querySelector('[data-island="ShopperShell"]') === null || document.documentElement.hasAttribute('data-shop-ready')) &&
-      Array.from(document.querySelectorAll('[data-island]')).every((el) => {
-      const r = el.getBoundingClientRect();
-      const visible = r.bottom > -200 && r.top < window.innerHeight + 200;
-      return !visible || el.getAttribute('data-hydrated') === 'true';
-    }),
-    null,
-    { timeout: TIMEOUT },
-  );
-}
+/** Opens a page at `path` and waits until every island in view has hydrated. */
+const open = (context, path) => openPage(context, `${SITE_URL}${path}`, TIMEOUT);
 
 async function choose(page, label) {
   await page.locator('.product-options').getByText(label, { exact: true }).click();
