@@ -273,7 +273,7 @@ export default function Listing(props: ListingProps): ReactElement {
             </div>
           )}
           <div className="facets__actions">
-            <button type="button" className="btn btn--primary" onClick={() => setOpen(false)}>
+            <button type="button" className="btn btn--primary facets__done" onClick={() => setOpen(false)}>
               Done
             </button>
             <button
