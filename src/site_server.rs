@@ -60,6 +60,8 @@ pub struct SiteState {
     /// Compressed answers and ETags for text files (`storefront serve`); `None` serves files as
     /// they are (`storefront dev`, whose live-reload layer rewrites HTML bodies).
     pub compress: Option<std::sync::Arc<crate::compress::CompressCache>>,
+    /// Editor code that only a content preview has rendered (`storefront serve` with a daemon).
+    pub preview_code: Option<crate::rebuild::PreviewCode>,
 }
 
 /// The site with the API mounted at /api.
@@ -80,6 +82,7 @@ pub fn production_router(
     api_state: api::AppState,
     daemon: Option<crate::rebuild::Daemon>,
 ) -> Router {
+    let preview_code = daemon.as_ref().map(crate::rebuild::Daemon::preview_code);
     let preview = crate::preview_route::router(crate::preview_route::PreviewState {
         daemon,
         staging_domain_suffix: api_state.config().staging_domain_suffix.clone(),
@@ -90,6 +93,7 @@ pub fn production_router(
         compress: Some(std::sync::Arc::new(
             crate::compress::CompressCache::default(),
         )),
+        preview_code,
     };
     router_from(state, api_state)
         .merge(preview)
@@ -105,6 +109,7 @@ pub fn router_with(files: SiteFiles, rules: Rules, api_state: api::AppState) -> 
             files,
             rules,
             compress: None,
+            preview_code: None,
         },
         api_state,
     )
@@ -180,6 +185,9 @@ pub async fn serve_site(State(state): State<SiteState>, req: Request) -> Respons
     if resp.status() != StatusCode::NOT_FOUND {
         return resp;
     }
+    if let Some(text) = state.preview_code.as_ref().and_then(|c| c.get(&path)) {
+        return editor_code_response(&path, text);
+    }
     let resolved = match &state.rules {
         Rules::RedirectsFile => {
             let rules = state
@@ -200,6 +208,16 @@ pub async fn serve_site(State(state): State<SiteState>, req: Request) -> Respons
         Some((to, status)) => apply_rule(&state, &to, status, &raw_query, &headers).await,
         None => (StatusCode::NOT_FOUND, "This page could not be found").into_response(),
     }
+}
+
+/// A previewed item's script or stylesheet (`crate::rebuild::PreviewCode`).
+fn editor_code_response(path: &str, text: String) -> Response {
+    let content_type = if path.ends_with(".css") {
+        "text/css; charset=utf-8"
+    } else {
+        "text/javascript; charset=utf-8"
+    };
+    ([(header::CONTENT_TYPE, content_type)], text).into_response()
 }
 
 /// A redirect (with the request's query unless the target has its own) or a rewrite to a file

@@ -132,27 +132,34 @@ fn gallery_pages_apply_the_rendering_rules() {
     assert!(
         uk.contains("<strong>Bold</strong>, <em>italic</em> and a <a href=\"/delivery\">link</a>.")
     );
-    // HolyHandGrenade: html, javascript and css as given (css in the head).
+    // HolyHandGrenade: html as given; javascript and css as given in files named by their hash
+    // (css linked in the head), so the site's CSP covers them with no inline code.
     assert!(uk.contains(
         "<div class=\"hhg-demo\" data-hhg-demo><p>HolyHandGrenade: raw editor HTML.</p></div>"
     ));
-    assert!(uk.contains("<script>document.querySelectorAll('[data-hhg-demo]')"));
-    // The inline script is printed byte for byte, so its CSP hash (computed from the content) holds.
     let mut doc = content_json("uk");
     let gallery = item_mut(&mut doc, "uk", "block-gallery");
-    let js = gallery["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find_map(|b| b["javascript"].as_str())
-        .unwrap()
-        .to_string();
-    assert!(uk.contains(&format!("<script>{js}</script>")));
-    assert!(domain::blocks::csp::hash_source(&js).starts_with("'sha256-"));
+    let code = |field: &str| {
+        gallery["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find_map(|b| b[field].as_str())
+            .unwrap()
+            .to_string()
+    };
+    let (js, css) = (code("javascript"), code("css"));
+    let script = domain::blocks::editor_code::code_url(&js, "js");
+    let sheet = domain::blocks::editor_code::code_url(&css, "css");
+    assert!(uk.contains(&format!("<script src=\"{script}\"></script>")));
     let head = &uk[..uk.find("</head>").unwrap()];
-    assert!(
-        head.contains("<style>.hhg-demo { border: 2px dashed #1d1d1b; padding: 16px; }</style>")
-    );
+    assert!(head.contains(&format!("<link rel=\"stylesheet\" href=\"{sheet}\">")));
+    assert!(!uk.contains("<script>document.") && !head.contains("<style>"));
+    for (url, text) in [(&script, &js), (&sheet, &css)] {
+        let file = std::fs::read_to_string(site.public().join(url.trim_start_matches('/')))
+            .unwrap_or_else(|e| panic!("{url} is published: {e}"));
+        assert_eq!(&file, text, "{url} holds the editor's text byte for byte");
+    }
     // Link tile group: mobile order from mobileOrderTile1–4.
     assert!(uk.contains("style=\"--tile-order:2;--tile-colour:#f4f1ec;"));
     // Stickers: both page stickers and the sticker block are islands.

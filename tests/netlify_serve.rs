@@ -170,3 +170,103 @@ async fn serve_applies_every_netlify_rule_and_header() {
         }
     }
 }
+
+/// The attribute `name="…"` of an HTML start tag's text, if present.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    tag[start..].split('"').next()
+}
+
+/// Under the served policy (`script-src 'self'`, `style-src 'self'`, no `'unsafe-inline'`), every
+/// script and stylesheet a page uses must be a file of the site: the block gallery (every block
+/// type, HolyHandGrenade code included) has no inline executable script and no `<style>` in any
+/// market, and every script and stylesheet it loads is served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_script_and_stylesheet_of_the_block_gallery_is_allowed_by_the_served_csp() {
+    let site = built_sample();
+    let api_state = api::AppState::ephemeral(sample_export()).await.unwrap();
+    let app = production_router(
+        SiteFiles::Dir(site.public()),
+        Arc::new(config()),
+        api_state,
+        None,
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    for page in [
+        "/block-gallery/",
+        "/us/block-gallery/",
+        "/eu/block-gallery/",
+    ] {
+        let reply = get(addr, page).await;
+        assert_eq!(reply.status, 200, "{page}");
+        let csp = reply.header("content-security-policy").unwrap();
+        for directive in ["script-src 'self'", "style-src 'self'"] {
+            let policy = csp
+                .split(';')
+                .map(str::trim)
+                .find(|d| {
+                    d.starts_with(directive.split(' ').next().unwrap()) && !d.contains("-attr")
+                })
+                .unwrap_or_else(|| panic!("{page}: no {directive} in {csp}"));
+            assert_eq!(policy, directive, "{page}: only the site's own files");
+        }
+        let html = String::from_utf8(reply.body).unwrap();
+        assert!(
+            !html.contains("<style"),
+            "{page}: an inline <style> is blocked"
+        );
+        let mut files = Vec::new();
+        for tag in html
+            .split("<script")
+            .skip(1)
+            .map(|t| &t[..t.find('>').unwrap()])
+        {
+            match attr(tag, "src") {
+                Some(src) => files.push(src.to_string()),
+                None => assert!(
+                    matches!(
+                        attr(tag, "type"),
+                        Some("application/json" | "application/ld+json")
+                    ),
+                    "{page}: an inline script would be blocked: <script{tag}>"
+                ),
+            }
+        }
+        for tag in html
+            .split("<link")
+            .skip(1)
+            .map(|t| &t[..t.find('>').unwrap()])
+        {
+            if attr(tag, "rel") == Some("stylesheet") {
+                files.push(attr(tag, "href").unwrap().to_string());
+            }
+        }
+        assert!(
+            files
+                .iter()
+                .any(|f| f.starts_with("/assets/hhg/") && f.ends_with(".js"))
+                && files
+                    .iter()
+                    .any(|f| f.starts_with("/assets/hhg/") && f.ends_with(".css")),
+            "{page}: the HolyHandGrenade code is loaded from files: {files:?}"
+        );
+        for file in &files {
+            assert!(
+                file.starts_with('/') && !file.starts_with("//"),
+                "{page}: {file}"
+            );
+            let served = get(addr, file).await;
+            assert_eq!(served.status, 200, "{page}: {file}");
+            assert!(
+                served
+                    .header("cache-control")
+                    .unwrap()
+                    .contains("immutable"),
+                "{file}"
+            );
+        }
+    }
+}

@@ -16,6 +16,9 @@ use std::time::{Duration, Instant};
 const CATALOG_SECRET: &str = "catalog-secret";
 const ADMIN: &str = "admin";
 const PRODUCT: u64 = 101;
+/// The sample's UK about-us page, and a virtual staging host.
+const ABOUT_US: &str = "49ef9da8-baa5-450c-8a40-d8f571e0eb03";
+const STAGING: &str = "kuifkfmrgfsv1qjgkpfz8mhnk.staging.bigcontent.io";
 /// The daemon's default stale-retry waits (storefront::rebuild::Timing::default()).
 const STALE_WAITS_MS: [u64; 4] = [100, 200, 400, 800];
 
@@ -289,6 +292,58 @@ async fn serve_rebuilds_from_the_source_apis_with_stale_retries_and_keeps_the_fr
         loaded.is_ok(),
         "the kept export is valid: {:?}",
         loaded.err()
+    );
+
+    // 4. Content preview fetches from the virtual staging host: its unpublished version of the
+    // about-us page, with editor code the live site does not have, while the live page and any
+    // other staging host show what is published.
+    let script = "document.body.setAttribute('data-staged', 'yes');";
+    fake.edit(|data| {
+        let mut staged = data
+            .content
+            .iter()
+            .find(|i| i["_meta"]["deliveryId"] == ABOUT_US)
+            .unwrap()
+            .clone();
+        staged["content"].as_array_mut().unwrap().extend([
+            json!({"_meta": {"schema": "https://schema.maisonlark.example/text-box-2"},
+                   "heading": "Staged heading", "body": "Only on the staging host."}),
+            json!({"_meta": {"schema": "https://schema.maisonlark.example/holy-hand-grenade"},
+                   "html": "<p>staged code</p>", "javascript": script}),
+        ]);
+        data.staging.insert(STAGING.into(), vec![staged]);
+    });
+    fake.clear_log();
+    let preview = format!("/amplience-visualization/{STAGING}/{ABOUT_US}");
+    let (status, staged) = request(&addr, "GET", &preview, &[], b"").await.unwrap();
+    assert_eq!(status, 200, "{staged}");
+    assert!(staged.contains("Staged heading") && staged.contains("<p>staged code</p>"));
+    assert!(
+        fake.log().iter().any(|l| l
+            .target
+            .starts_with(&format!("/staging/{STAGING}/content/id/{ABOUT_US}"))),
+        "fetched from the staging host: {:?}",
+        fake.log().iter().map(|l| &l.target).collect::<Vec<_>>()
+    );
+    let code_url = domain::blocks::editor_code::code_url(script, "js");
+    assert!(staged.contains(&format!("<script src=\"{code_url}\"></script>")));
+    let (status, served) = request(&addr, "GET", &code_url, &[], b"").await.unwrap();
+    assert_eq!(
+        (status, served.as_str()),
+        (200, script),
+        "the previewed code is served"
+    );
+    let (_, live) = request(&addr, "GET", "/about-us/", &[], b"").await.unwrap();
+    assert!(
+        !live.contains("Staged heading"),
+        "the live page is as published"
+    );
+    let other = format!("/amplience-visualization/other.staging.bigcontent.io/{ABOUT_US}");
+    let (status, published) = request(&addr, "GET", &other, &[], b"").await.unwrap();
+    assert_eq!(status, 200);
+    assert!(
+        !published.contains("Staged heading"),
+        "another host, another version"
     );
     drop(server);
 }

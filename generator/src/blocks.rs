@@ -9,8 +9,8 @@ use domain::blocks::model::{
     BenefitBar, CallToAction, Image, LinkTileGroup, ListingHeader, ScrollableCardGroup, StyledText,
 };
 use domain::blocks::rules::{self, HeroText};
-use domain::blocks::{TypedBlock, constants, csp, markdown};
-use domain::content::{Block, Chrome, LISTING_HEADER, MarketContent};
+use domain::blocks::{TypedBlock, constants, editor_code, markdown};
+use domain::content::{Block, Chrome, Content, LISTING_HEADER, MarketContent};
 use domain::market::{MARKETS, Market};
 use serde_json::{Map, Value, json};
 
@@ -272,10 +272,11 @@ fn view(block: &TypedBlock, fields: &Value, market: &Market) -> Value {
         }
         TypedBlock::NavigationLinksBanner(n) => json!({"valign": class(&n.vertical_alignment)}),
         TypedBlock::JumpoffTypeThree(j) => json!({"imagePosition": class(&j.image_position)}),
-        // The CSP hash sources of the inline script and style, for a policy that allows exactly them.
+        // The script and stylesheet are files of their own (`editor_code_files`), so the site's
+        // CSP covers them without 'unsafe-inline'.
         TypedBlock::HolyHandGrenade(h) => json!({
-            "scriptHash": h.javascript.as_deref().map(csp::hash_source),
-            "styleHash": h.css.as_deref().map(csp::hash_source),
+            "scriptSrc": h.javascript.as_deref().map(|js| editor_code::code_url(js, "js")),
+            "styleHref": h.css.as_deref().map(|css| editor_code::code_url(css, "css")),
         }),
         _ => json!({}),
     }
@@ -322,6 +323,26 @@ pub fn block_json(block: &Block, market: &Market) -> Value {
         "fields": fields,
         "view": view,
     })
+}
+
+/// Every HolyHandGrenade script and stylesheet on the home and content pages of every market, as
+/// site-relative path → text (one file per distinct text, however many pages share it).
+pub fn editor_code_files(content: &Content) -> std::collections::BTreeMap<String, String> {
+    let mut files = std::collections::BTreeMap::new();
+    let pages = content
+        .markets
+        .iter()
+        .flat_map(|m| m.home.iter().chain(m.pages.iter()));
+    for block in pages.flat_map(|p| p.blocks.iter()) {
+        if let TypedBlock::HolyHandGrenade(h) = &block.typed {
+            for (text, extension) in [(&h.javascript, "js"), (&h.css, "css")] {
+                if let Some(text) = text {
+                    files.insert(editor_code::code_path(text, extension), text.clone());
+                }
+            }
+        }
+    }
+    files
 }
 
 /// A page's blocks as template values.
@@ -546,17 +567,17 @@ mod tests {
     }
 
     #[test]
-    fn holy_hand_grenade_code_gets_its_csp_hashes() {
+    fn holy_hand_grenade_code_is_loaded_from_files_named_by_its_hash() {
         let b = block(
             "holy-hand-grenade",
             json!({"html": "<p>x</p>", "javascript": "alert('Hello, world.');"}),
         );
         let v = block_json(&b, &domain::market::UK);
         assert_eq!(
-            v["view"]["scriptHash"],
-            "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='"
+            v["view"]["scriptSrc"],
+            "/assets/hhg/ab39cb72c44ec7818008fd9d9b450228.js"
         );
-        assert!(v["view"]["styleHash"].is_null());
+        assert!(v["view"]["styleHref"].is_null());
         assert_eq!(v["fields"]["html"], "<p>x</p>");
     }
 

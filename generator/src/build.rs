@@ -301,6 +301,10 @@ pub fn build_loaded_as(
         "_redirects".into(),
         crate::redirects::to_netlify(&crate::redirects::rules()),
     ));
+    // Editors' HolyHandGrenade code, one file per distinct script or stylesheet.
+    for (path, text) in crate::blocks::editor_code_files(content) {
+        planned.push(text_output(path, text));
+    }
     // Everything Vite emits: hashed bundles under assets/ and its public/ files (the favicon).
     planned.extend(copied_outputs(&bundles.dist_dir, "")?);
     if let Some(media) = &inputs.media_dir {

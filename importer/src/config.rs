@@ -37,6 +37,10 @@ pub struct ContentSource {
     pub listing_header_schema: String,
     /// Items per filter page (the delivery API allows up to 12).
     pub page_size: u32,
+    /// The delivery base of a virtual staging host, with `{domain}` where the staging domain goes
+    /// (content preview fetches unpublished items there): `https://{domain}` unless
+    /// `AMPLIENCE_STAGING_URL` says otherwise.
+    pub staging_base: String,
 }
 
 /// Timeouts and retries, shared by every request.
@@ -67,6 +71,7 @@ impl Default for HttpPolicy {
 
 pub const DEFAULT_CATALOG_API: &str = "https://api.bigcommerce.com";
 pub const DEFAULT_SCHEMA_BASE: &str = "https://schema.maisonlark.example/";
+pub const DEFAULT_STAGING_BASE: &str = "https://{domain}";
 pub const DEFAULT_FALLBACK_IMAGE: &str = "/media/fallback.svg";
 
 impl ImportConfig {
@@ -107,6 +112,14 @@ impl ImportConfig {
                 }
             },
         };
+        let staging_base =
+            lookup("AMPLIENCE_STAGING_URL").unwrap_or_else(|| DEFAULT_STAGING_BASE.into());
+        if !staging_base.contains("{domain}") {
+            return Err(ImportError::Config {
+                var: "AMPLIENCE_STAGING_URL",
+                why: format!("{staging_base:?} has no {{domain}} for the staging domain"),
+            });
+        }
         let schema_base =
             lookup("AMPLIENCE_SCHEMA_BASE").unwrap_or_else(|| DEFAULT_SCHEMA_BASE.into());
         let collections_category = match lookup("BIGCOMMERCE_COLLECTIONS_CATEGORY") {
@@ -133,6 +146,7 @@ impl ImportConfig {
                 content_page_schema: format!("{}content-page", with_slash(&schema_base)),
                 listing_header_schema: format!("{}listing-header", with_slash(&schema_base)),
                 page_size: number("AMPLIENCE_PAGE_SIZE", 12)?.clamp(1, 12) as u32,
+                staging_base: staging_base.trim_end_matches('/').to_string(),
             },
             http: HttpPolicy {
                 timeout: Duration::from_millis(number(

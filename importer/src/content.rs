@@ -30,6 +30,14 @@ impl ContentClient {
             source: cfg.content.clone(),
         })
     }
+
+    /// A client for the virtual staging host `domain` (content preview): the same policy and
+    /// schemas, delivering unpublished versions. The caller has checked the domain.
+    pub fn for_staging(cfg: &ImportConfig, domain: &str) -> Result<Self, ImportError> {
+        let mut client = Self::new(cfg)?;
+        client.source.delivery_base = cfg.content.staging_base.replace("{domain}", domain);
+        Ok(client)
+    }
 }
 
 /// The content part of an export: items per market code (`uk`, `us`, `eu`), in fetch order.

@@ -20,6 +20,8 @@ pub struct ImporterSource {
     runtime: tokio::runtime::Runtime,
     catalog: CatalogClient,
     content: ContentClient,
+    /// For content previews, which fetch from a virtual staging host (`ContentClient::for_staging`).
+    config: ImportConfig,
     /// `content-cache/`, whose `export` symlink is swapped when the model is kept.
     cache_dir: PathBuf,
     /// The collections parent and its descendants: they are not listings, so a full import takes
@@ -83,6 +85,7 @@ impl ImporterSource {
             runtime,
             catalog: CatalogClient::new(cfg)?,
             content: ContentClient::new(cfg)?,
+            config: cfg.clone(),
             cache_dir: cache_dir.to_path_buf(),
             collection_categories: Mutex::new(collection_categories),
         })
@@ -218,6 +221,21 @@ impl FreshSource for ImporterSource {
             }
         }
         Ok(out)
+    }
+
+    /// The item as the virtual staging host `staging_domain` delivers it: unpublished edits and,
+    /// on a scheduled-preview host, the version due at its time.
+    fn preview_item(&self, staging_domain: &str, id: &str) -> Result<Option<Value>, FetchError> {
+        let client =
+            ContentClient::for_staging(&self.config, staging_domain).map_err(content_error)?;
+        let items = self
+            .runtime
+            .block_on(importer::fetch_content_by_delivery_ids(
+                &client,
+                &[id.to_string()],
+            ))
+            .map_err(content_error)?;
+        Ok(items.into_iter().find(|item| delivery_id(item) == Some(id)))
     }
 
     /// Writes the model as a new import generation and swaps `content-cache/export` to it. The

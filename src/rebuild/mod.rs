@@ -20,7 +20,7 @@ use generator::{BuildOptions, LiveView, Publish};
 use model::{Fresh, SourceModel};
 use serde::Serialize;
 use source::FreshSource;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -29,6 +29,32 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// What the site server reads: the current view, swapped whole after each rebuild.
 pub type SharedView = Arc<RwLock<Arc<LiveView>>>;
+
+/// HolyHandGrenade scripts and stylesheets of previewed (unpublished) items, which the live site
+/// does not have yet: site path → text. Their names are content hashes, so serving one can
+/// never contradict a published file of the same name.
+#[derive(Clone, Default)]
+pub struct PreviewCode(Arc<Mutex<BTreeMap<String, String>>>);
+
+/// Enough for the code of every item an editor has open; beyond it the oldest previews' files
+/// are forgotten (a reload of that preview brings them back).
+const PREVIEW_CODE_FILES: usize = 256;
+
+impl PreviewCode {
+    /// The text of the file at URL path `path`, if a preview rendered it.
+    pub fn get(&self, path: &str) -> Option<String> {
+        let files = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        files.get(path.trim_start_matches('/')).cloned()
+    }
+
+    fn add(&self, new: BTreeMap<String, String>) {
+        let mut files = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if files.len() + new.len() > PREVIEW_CODE_FILES {
+            files.clear();
+        }
+        files.extend(new);
+    }
+}
 
 /// Timing of the daemon's loop.
 #[derive(Debug, Clone)]
@@ -107,6 +133,7 @@ pub struct Daemon {
     pending: Arc<AtomicUsize>,
     view: SharedView,
     history: Arc<Mutex<VecDeque<RebuildStatus>>>,
+    preview_code: PreviewCode,
 }
 
 const HISTORY: usize = 20;
@@ -123,6 +150,7 @@ struct Worker {
     pending: Arc<AtomicUsize>,
     view: SharedView,
     history: Arc<Mutex<VecDeque<RebuildStatus>>>,
+    preview_code: PreviewCode,
     on_rebuilt: OnRebuilt,
     next_id: u64,
 }
@@ -159,6 +187,7 @@ impl Daemon {
             pending: Arc::new(AtomicUsize::new(0)),
             view: view.clone(),
             history: Arc::new(Mutex::new(VecDeque::new())),
+            preview_code: PreviewCode::default(),
         };
         let worker = Worker {
             opts,
@@ -170,6 +199,7 @@ impl Daemon {
             pending: daemon.pending.clone(),
             view,
             history: daemon.history.clone(),
+            preview_code: daemon.preview_code.clone(),
             on_rebuilt,
             next_id: 1,
         };
@@ -207,6 +237,11 @@ impl Daemon {
         answer
             .recv()
             .map_err(|_| "the rebuild daemon has stopped".to_string())?
+    }
+
+    /// The editor code files of the items previewed so far (`Worker::preview`).
+    pub fn preview_code(&self) -> PreviewCode {
+        self.preview_code.clone()
     }
 
     /// The last rebuilds, newest first.
@@ -573,7 +608,9 @@ impl Worker {
     }
 
     /// The page showing content item `id` as the staging host serves it, rendered on demand from
-    /// the in-memory model with that item swapped in; `None` when the item does not exist.
+    /// the in-memory model with that item swapped in; `None` when the item does not exist. Its
+    /// HolyHandGrenade code files that the live site lacks are kept in `preview_code` for the
+    /// page's script and stylesheet requests.
     fn preview(&self, domain: &str, id: &str) -> Result<Option<String>, String> {
         let Some(item) = self
             .source
@@ -597,6 +634,13 @@ impl Worker {
             .apply(&fresh)
             .and_then(|m| m.inputs())
             .map_err(|e| errors_text(&e))?;
+        let view = self.current_view();
+        let unpublished: BTreeMap<String, String> =
+            generator::blocks::editor_code_files(&inputs.content)
+                .into_iter()
+                .filter(|(path, _)| view.dir_of(path).is_none())
+                .collect();
+        self.preview_code.add(unpublished);
         generator::preview::render_url(&inputs, &self.templates, &self.bundles, &url)
             .map_err(|e| errors_text(&e))
     }

@@ -3,7 +3,7 @@
 //! raw block into its typed form or says precisely which field is wrong.
 
 pub mod constants;
-pub mod csp;
+pub mod editor_code;
 pub mod markdown;
 pub mod model;
 pub mod rules;

@@ -49,6 +49,9 @@ pub struct Data {
     pub inventory: Vec<Value>,
     pub sort_orders: HashMap<u64, Vec<Value>>,
     pub content: Vec<Value>,
+    /// Per virtual staging domain, the items whose unpublished version differs from `content`
+    /// (served at `/staging/{domain}/content/…`; other items as published).
+    pub staging: HashMap<String, Vec<Value>>,
 }
 
 #[derive(Default)]
@@ -92,6 +95,10 @@ impl FakeSource {
             ),
             ("BIGCOMMERCE_PAGE_SIZE", "10".into()),
             ("AMPLIENCE_DELIVERY_URL", format!("{}/cdn", self.base)),
+            (
+                "AMPLIENCE_STAGING_URL",
+                format!("{}/staging/{{domain}}", self.base),
+            ),
             ("AMPLIENCE_PAGE_SIZE", "5".into()),
             ("IMPORT_BACKOFF_MS", "20".into()),
             ("IMPORT_TIMEOUT_MS", "2000".into()),
@@ -191,10 +198,35 @@ async fn handle(
         };
         return respond(answer, if_none_match.as_deref(), &fault, log);
     }
-    if let Some(content_path) = path.strip_prefix("/cdn") {
+    let content_route = match path
+        .strip_prefix("/staging/")
+        .and_then(|r| r.split_once('/'))
+    {
+        Some((domain, rest)) => Some((format!("/{rest}"), Some(domain.to_string()))),
+        None => path.strip_prefix("/cdn").map(|p| (p.to_string(), None)),
+    };
+    if let Some((content_path, staging)) = content_route {
         let answer = {
             let s = state.lock().unwrap();
-            content(&s.data, &method, content_path, &body)
+            match staging.and_then(|d| s.data.staging.get(&d)) {
+                Some(overrides) => {
+                    let id = |i: &Value| i.pointer("/_meta/deliveryId").cloned();
+                    let mut items = overrides.clone();
+                    items.extend(
+                        s.data
+                            .content
+                            .iter()
+                            .filter(|i| overrides.iter().all(|o| id(o) != id(i)))
+                            .cloned(),
+                    );
+                    let data = Data {
+                        content: items,
+                        ..Data::default()
+                    };
+                    content(&data, &method, &content_path, &body)
+                }
+                None => content(&s.data, &method, &content_path, &body),
+            }
         };
         let conditional = if method == Method::GET {
             if_none_match.as_deref()
@@ -486,5 +518,6 @@ fn sample_data() -> Data {
                     .collect::<Vec<_>>()
             })
             .collect(),
+        staging: HashMap::new(),
     }
 }
