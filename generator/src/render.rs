@@ -128,9 +128,21 @@ impl Templates {
         ISLAND_SCOPE.with(|s| *s.borrow_mut() = (String::from("i"), 0));
         let html = self.env.get_template(template)?.render(ctx)?;
         let preloads = bundles.preload_tags(&html);
-        Ok(html.replacen("<!--island-preloads-->", &preloads, 1))
+        Ok(match html.find(PRELOADS_MARKER) {
+            Some(at) => {
+                let mut page = String::with_capacity(html.len() + preloads.len());
+                page.push_str(&html[..at]);
+                page.push_str(&preloads);
+                page.push_str(&html[at + PRELOADS_MARKER.len()..]);
+                page
+            }
+            None => html,
+        })
     }
 }
+
+/// Where `render_page` puts a page's module preloads (in the layouts' `<head>`).
+const PRELOADS_MARKER: &str = "<!--island-preloads-->";
 
 /// The functions, filters and escaping every page template relies on.
 fn configure(env: &mut Environment<'static>) {
@@ -231,18 +243,23 @@ fn html_formatter(
         && !value.is_safe()
         && let Some(text) = value.as_str()
     {
-        let mut escaped = String::with_capacity(text.len() + 16);
-        for c in text.chars() {
-            match c {
-                '&' => escaped.push_str("&amp;"),
-                '<' => escaped.push_str("&lt;"),
-                '>' => escaped.push_str("&gt;"),
-                '"' => escaped.push_str("&quot;"),
-                '\'' => escaped.push_str("&#x27;"),
-                c => escaped.push(c),
-            }
+        // Straight into the output, a run of plain text at a time: every value of every page
+        // passes here, so no per-value allocation.
+        let mut plain = 0;
+        for (i, byte) in text.bytes().enumerate() {
+            let entity = match byte {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' => "&quot;",
+                b'\'' => "&#x27;",
+                _ => continue,
+            };
+            out.write_str(&text[plain..i])?;
+            out.write_str(entity)?;
+            plain = i + 1;
         }
-        return out.write_str(&escaped).map_err(Error::from);
+        return out.write_str(&text[plain..]).map_err(Error::from);
     }
     minijinja::escape_formatter(out, state, value)
 }

@@ -6,7 +6,9 @@
 //! version from the one it already has.
 
 use domain::catalog::{FILE_CATEGORIES, FILE_INVENTORY, FILE_PRICES, FILE_PRODUCTS};
+use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -61,6 +63,59 @@ pub fn read_data_list(dir: &Path, file: &str) -> Result<Vec<Value>, FetchError> 
         Some(Value::Array(items)) => Ok(items),
         _ => Err(err("missing: expected {\"data\": [...]}".into())),
     }
+}
+
+/// `{"data": [...]}` with the items left as raw JSON borrowed from the file's bytes.
+#[derive(Deserialize)]
+struct RawDataList<'a> {
+    #[serde(borrow)]
+    data: Vec<&'a RawValue>,
+}
+
+/// The fields that pick a catalog record: a product's `id`, a price record's `variant_id`, an
+/// inventory record's `identity.variant_id`. Everything else in the record is skipped unparsed.
+#[derive(Deserialize)]
+struct RecordKey {
+    id: Option<u64>,
+    variant_id: Option<u64>,
+    identity: Option<VariantIdentity>,
+}
+
+#[derive(Deserialize)]
+struct VariantIdentity {
+    variant_id: Option<u64>,
+}
+
+impl RecordKey {
+    fn variant(&self) -> Option<u64> {
+        self.variant_id
+            .or(self.identity.as_ref().and_then(|i| i.variant_id))
+    }
+}
+
+/// The items of an export file's `{"data": [...]}` whose key `wanted` accepts, as JSON values.
+/// The rest are only scanned, not built: a webhook names a few items of files of tens of MB.
+fn read_data_matching(
+    dir: &Path,
+    file: &str,
+    wanted: impl Fn(&RecordKey) -> bool,
+) -> Result<Vec<Value>, FetchError> {
+    let err = |why: String| FetchError {
+        source_name: file.to_string(),
+        why,
+    };
+    let bytes = std::fs::read(dir.join(file)).map_err(|e| err(format!("cannot be read: {e}")))?;
+    let list: RawDataList =
+        serde_json::from_slice(&bytes).map_err(|e| err(format!("malformed JSON: {e}")))?;
+    let mut out = Vec::new();
+    for (i, raw) in list.data.into_iter().enumerate() {
+        let key: RecordKey = serde_json::from_str(raw.get())
+            .map_err(|e| err(format!("data[{i}]: id, variant_id or identity: {e}")))?;
+        if wanted(&key) {
+            out.push(serde_json::from_str(raw.get()).map_err(|e| err(format!("data[{i}]: {e}")))?);
+        }
+    }
+    Ok(out)
 }
 
 /// Every content item of the export's `content/*.json` pages, with its file name.
@@ -122,19 +177,35 @@ pub struct LocalExport {
 }
 
 impl LocalExport {
-    fn stock_of(
+    /// The products with these ids, as in the export.
+    fn products_by_id(&self, ids: &[u64]) -> Result<BTreeMap<u64, Value>, FetchError> {
+        let wanted: BTreeSet<u64> = ids.iter().copied().collect();
+        Ok(read_data_matching(&self.dir, FILE_PRODUCTS, |k| {
+            k.id.is_some_and(|id| wanted.contains(&id))
+        })?
+        .into_iter()
+        .filter_map(|p| id_of(&p, "id").map(|id| (id, p)))
+        .collect())
+    }
+
+    /// The records of `file` (prices or stock) of each product's variants.
+    fn variant_records(
         &self,
+        file: &str,
         products: &BTreeMap<u64, BTreeSet<u64>>,
     ) -> Result<BTreeMap<u64, Vec<Value>>, FetchError> {
-        let inventory = read_data_list(&self.dir, FILE_INVENTORY)?;
+        let owner: BTreeMap<u64, u64> = products
+            .iter()
+            .flat_map(|(&product, variants)| variants.iter().map(move |&v| (v, product)))
+            .collect();
         let mut out: BTreeMap<u64, Vec<Value>> =
             products.keys().map(|&id| (id, Vec::new())).collect();
-        for record in inventory {
-            let Some(variant) = inventory_variant(&record) else {
-                continue;
-            };
-            if let Some((&product, _)) = products.iter().find(|(_, vs)| vs.contains(&variant)) {
-                out.entry(product).or_default().push(record);
+        for record in read_data_matching(&self.dir, file, |k| {
+            k.variant().is_some_and(|v| owner.contains_key(&v))
+        })? {
+            let variant = id_of(&record, "variant_id").or_else(|| inventory_variant(&record));
+            if let Some(product) = variant.and_then(|v| owner.get(&v)) {
+                out.entry(*product).or_default().push(record);
             }
         }
         Ok(out)
@@ -143,27 +214,14 @@ impl LocalExport {
 
 impl FreshSource for LocalExport {
     fn products(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<ProductRecord>>, FetchError> {
-        let wanted: BTreeSet<u64> = ids.iter().copied().collect();
-        let found: BTreeMap<u64, Value> = read_data_list(&self.dir, FILE_PRODUCTS)?
-            .into_iter()
-            .filter_map(|p| {
-                id_of(&p, "id")
-                    .filter(|id| wanted.contains(id))
-                    .map(|id| (id, p))
-            })
-            .collect();
+        let found = self.products_by_id(ids)?;
         let variants: BTreeMap<u64, BTreeSet<u64>> =
             found.iter().map(|(&id, p)| (id, variant_ids(p))).collect();
-        let mut prices: BTreeMap<u64, Vec<Value>> = BTreeMap::new();
-        for record in read_data_list(&self.dir, FILE_PRICES)? {
-            let Some(variant) = id_of(&record, "variant_id") else {
-                continue;
-            };
-            if let Some((&product, _)) = variants.iter().find(|(_, vs)| vs.contains(&variant)) {
-                prices.entry(product).or_default().push(record);
-            }
-        }
-        let mut stock = self.stock_of(&variants)?;
+        let (prices, stock) = rayon::join(
+            || self.variant_records(FILE_PRICES, &variants),
+            || self.variant_records(FILE_INVENTORY, &variants),
+        );
+        let (mut prices, mut stock) = (prices?, stock?);
         Ok(ids
             .iter()
             .map(|&id| {
@@ -178,16 +236,12 @@ impl FreshSource for LocalExport {
     }
 
     fn inventory(&self, product_ids: &[u64]) -> Result<BTreeMap<u64, Vec<Value>>, FetchError> {
-        let wanted: BTreeSet<u64> = product_ids.iter().copied().collect();
-        let variants: BTreeMap<u64, BTreeSet<u64>> = read_data_list(&self.dir, FILE_PRODUCTS)?
+        let variants: BTreeMap<u64, BTreeSet<u64>> = self
+            .products_by_id(product_ids)?
             .iter()
-            .filter_map(|p| {
-                id_of(p, "id")
-                    .filter(|id| wanted.contains(id))
-                    .map(|id| (id, variant_ids(p)))
-            })
+            .map(|(&id, p)| (id, variant_ids(p)))
             .collect();
-        self.stock_of(&variants)
+        self.variant_records(FILE_INVENTORY, &variants)
     }
 
     fn categories(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<Value>>, FetchError> {
