@@ -105,7 +105,7 @@ pub async fn load(dir: &Path) -> anyhow::Result<Catalog> {
     let dir = dir.to_path_buf();
     tokio::task::spawn_blocking(move || {
         generator::load::load_export(&dir)
-            .map(|inputs| inputs.catalog)
+            .map(|inputs| std::sync::Arc::unwrap_or_clone(inputs.catalog))
             .map_err(|errors| {
                 anyhow::anyhow!("the export at {} is invalid:\n{errors}", dir.display())
             })
@@ -171,7 +171,7 @@ async fn write_variants(tx: &mut Tx, catalog: &Catalog) -> anyhow::Result<()> {
     let rows: Vec<(&Product, &Variant)> = catalog
         .products
         .iter()
-        .flat_map(|p| p.variants.iter().map(move |v| (p, v)))
+        .flat_map(|p| p.variants.iter().map(move |v| (&**p, v)))
         .collect();
     for chunk in rows.chunks(BATCH) {
         let sql = format!(

@@ -14,13 +14,19 @@ use std::path::Path;
 
 fn build_index(cache: &Path, catalog: &Catalog) {
     let inputs = generator::load::load_export(Path::new(SAMPLE)).unwrap();
-    search_index::update(cache, catalog, &inputs.content, &SiteModel::new(catalog)).unwrap();
+    let catalog = std::sync::Arc::new(catalog.clone());
+    search_index::update(
+        cache,
+        &catalog,
+        &inputs.content,
+        &SiteModel::new(&catalog),
+        &mut Default::default(),
+    )
+    .unwrap();
 }
 
 fn sample_catalog() -> Catalog {
-    generator::load::load_export(Path::new(SAMPLE))
-        .unwrap()
-        .catalog
+    std::sync::Arc::unwrap_or_clone(generator::load::load_export(Path::new(SAMPLE)).unwrap().catalog)
 }
 
 async fn start(backend: Backend, cache: &Path) -> TestApi {
@@ -332,7 +338,7 @@ async fn a_rebuilt_index_is_served_without_a_restart(backend: Backend) {
     assert_eq!(before["name"], "Ribbed Vest Top");
 
     let product = catalog.products.iter_mut().find(|p| p.id == 112).unwrap();
-    for way in &mut product.colourways {
+    for way in &mut std::sync::Arc::make_mut(product).colourways {
         way.prices[0].price.minor = 999;
         way.prices[0].sale = None;
     }

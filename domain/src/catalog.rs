@@ -10,6 +10,16 @@ use crate::url::{colour_segment, slugify};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+/// Serialises shared items as the items themselves (serde's `rc` feature would do it for every
+/// crate in the build, and rebuild them all).
+fn serialize_shared<S: serde::Serializer, T: Serialize>(
+    items: &[Arc<T>],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(items.iter().map(|i| &**i))
+}
 
 /// Style codes that mark gift cards.
 pub const GIFT_CARD_STYLE_CODES: [&str; 2] = ["100000", "100001"];
@@ -45,7 +55,10 @@ pub struct CatalogExport {
 pub struct Catalog {
     pub store: StoreSettingsModel,
     pub categories: Vec<Category>,
-    pub products: Vec<Product>,
+    /// Shared, so a daemon's next catalog reuses every product a change did not touch, and what
+    /// was derived from a product can be reused while `Arc::ptr_eq` says it is the same one.
+    #[serde(serialize_with = "serialize_shared")]
+    pub products: Vec<Arc<Product>>,
     pub collections: Vec<Collection>,
     /// Stock per variant id. Never shown on static pages; the API serves it.
     #[serde(skip)]
@@ -54,6 +67,9 @@ pub struct Catalog {
     category_index: HashMap<u64, usize>,
     #[serde(skip)]
     product_index: HashMap<u64, usize>,
+    /// Variant id → product id, to keep variant ids unique when products are replaced.
+    #[serde(skip)]
+    variant_owner: HashMap<u64, u64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -278,7 +294,7 @@ impl Catalog {
     }
 
     pub fn product(&self, id: u64) -> Option<&Product> {
-        self.product_index.get(&id).map(|&i| &self.products[i])
+        self.product_index.get(&id).map(|&i| &*self.products[i])
     }
 
     /// Builds and validates the catalog. Collects every problem rather than stopping at the first.
@@ -321,13 +337,13 @@ impl Catalog {
             unique.push(raw);
         }
         // Building a product is independent of the others: in parallel, errors kept in order.
-        let built: Vec<(Option<Product>, LoadErrors)> = unique
+        let built: Vec<(Option<Arc<Product>>, LoadErrors)> = unique
             .par_iter()
             .map(|raw| {
                 let mut errors = LoadErrors::default();
                 let product =
                     build_product(raw, &category_index, &prices, &export.media, &mut errors);
-                (product, errors)
+                (product.map(Arc::new), errors)
             })
             .collect();
         for (product, product_errors) in built {
@@ -349,7 +365,49 @@ impl Catalog {
             inventory,
             category_index,
             product_index,
+            variant_owner: seen_variants,
         })
+    }
+
+    /// This catalog with some existing products rebuilt from fresh export records (a webhook's
+    /// change), validated by the same rules as `from_export`; every other product is shared, not
+    /// copied. `None` when a product is new (the caller builds the whole catalog instead), so
+    /// product positions never move here. `inventory` replaces the stock of the products' variants.
+    pub fn with_products(
+        &self,
+        products: &[RawProduct],
+        prices: &[RawPriceRecord],
+        inventory: &[RawInventoryItem],
+        media: &BTreeMap<String, RawMediaSet>,
+    ) -> Option<Result<Catalog, LoadErrors>> {
+        let mut next = self.clone();
+        let mut errors = LoadErrors::default();
+        let prices = index_prices(prices, &mut errors);
+        for raw in products {
+            let at = *self.product_index.get(&raw.id)?;
+            for v in &self.products[at].variants {
+                next.variant_owner.remove(&v.id);
+                next.inventory.remove(&v.id);
+            }
+            for v in &raw.variants {
+                if let Some(other) = next.variant_owner.insert(v.id, raw.id)
+                    && other != raw.id
+                {
+                    errors.push(LoadError::new(
+                        FILE_PRODUCTS,
+                        product_item(raw.id),
+                        "variants[].id",
+                        format!("variant id {} is also used by product {other}", v.id),
+                    ));
+                }
+            }
+            if let Some(p) = build_product(raw, &self.category_index, &prices, media, &mut errors) {
+                next.products[at] = Arc::new(p);
+            }
+        }
+        next.inventory
+            .extend(build_inventory(inventory, &next.variant_owner, &mut errors));
+        Some(errors.into_result(next))
     }
 }
 

@@ -9,12 +9,15 @@ use crate::output::{IoError, NewGeneration, OutputDirs, Publish, hex, io_err, ne
 use crate::plan::{Page, PlanInputs, plan};
 use crate::render::{TemplateError, Templates};
 use crate::seo;
+use crate::search_index::SearchMemo;
 use crate::site::{Digest, SiteModel};
+use domain::catalog::Catalog;
 use domain::error::LoadErrors;
 use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use walkdir::WalkDir;
 
@@ -141,9 +144,28 @@ fn text_output<'a>(path: String, text: String) -> Planned<'a> {
     }
 }
 
+/// What a daemon keeps from one build for the next, so that a rebuild redoes only what its change
+/// touched: the site model and search records of the catalog last built (reused whole for the
+/// same catalog, product by product for a catalog of the same structure), and the list of files
+/// copied as they are. Start a new memo when templates, bundles or media may have changed.
+#[derive(Default)]
+pub struct BuildMemo {
+    site: Option<(Arc<Catalog>, Arc<SiteModel>)>,
+    search: SearchMemo,
+    /// (bundle manifest, media dir) → the files copied from them.
+    copied: Option<((Vec<u8>, Option<PathBuf>), Vec<CopiedFile>)>,
+}
+
+#[derive(Clone)]
+struct CopiedFile {
+    path: String,
+    fingerprint: String,
+    source: PathBuf,
+}
+
 /// Files copied as they are: `dir`'s files under `prefix` (empty for the site root). Vite's own
 /// bookkeeping (`.vite/`) is not published.
-fn copied_outputs<'a>(dir: &Path, prefix: &str) -> Result<Vec<Planned<'a>>, IoError> {
+fn copied_outputs(dir: &Path, prefix: &str) -> Result<Vec<CopiedFile>, IoError> {
     let mut out = Vec::new();
     for entry in WalkDir::new(dir)
         .into_iter()
@@ -169,10 +191,10 @@ fn copied_outputs<'a>(dir: &Path, prefix: &str) -> Result<Vec<Planned<'a>>, IoEr
         } else {
             format!("{prefix}/{rel}")
         };
-        out.push(Planned {
+        out.push(CopiedFile {
             path,
             fingerprint: blake3::hash(&bytes).to_hex().to_string(),
-            source: Source::Copy(entry.path().to_path_buf()),
+            source: entry.path().to_path_buf(),
         });
     }
     Ok(out)
@@ -243,12 +265,32 @@ pub fn build_loaded_as(
     bundles: &Bundles,
     publish: Publish,
 ) -> Result<BuildReport, BuildError> {
+    build_with_memo(
+        opts,
+        inputs,
+        templates,
+        bundles,
+        publish,
+        &mut BuildMemo::default(),
+    )
+}
+
+/// `build_loaded_as`, reusing what `memo` kept from the previous build and keeping this one's.
+pub fn build_with_memo(
+    opts: &BuildOptions,
+    inputs: &Inputs,
+    templates: &Templates,
+    bundles: &Bundles,
+    publish: Publish,
+    memo: &mut BuildMemo,
+) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     let mut phases = Phases::new();
     let catalog = &inputs.catalog;
     let content = &inputs.content;
     templates.clear_fragments();
-    let site = SiteModel::new(catalog);
+    let site = SiteModel::reusing(catalog, memo.site.as_ref().map(|(c, s)| (c, s)));
+    memo.site = Some((catalog.clone(), site.clone()));
     phases.mark("site model");
     let global: [Digest; 3] = std::array::from_fn(|mi| {
         let mut h = blake3::Hasher::new();
@@ -305,11 +347,25 @@ pub fn build_loaded_as(
     for (path, text) in crate::blocks::editor_code_files(content) {
         planned.push(text_output(path, text));
     }
-    // Everything Vite emits: hashed bundles under assets/ and its public/ files (the favicon).
-    planned.extend(copied_outputs(&bundles.dist_dir, "")?);
-    if let Some(media) = &inputs.media_dir {
-        planned.extend(copied_outputs(media, "media")?);
-    }
+    // Everything Vite emits: hashed bundles under assets/ and its public/ files (the favicon),
+    // and the export's media; listed and hashed once per memo.
+    let copied_key = (bundles.manifest_bytes.clone(), inputs.media_dir.clone());
+    let copied = match memo.copied.take() {
+        Some((key, files)) if key == copied_key => files,
+        _ => {
+            let mut files = copied_outputs(&bundles.dist_dir, "")?;
+            if let Some(media) = &inputs.media_dir {
+                files.extend(copied_outputs(media, "media")?);
+            }
+            files
+        }
+    };
+    planned.extend(copied.iter().map(|f| Planned {
+        path: f.path.clone(),
+        fingerprint: f.fingerprint.clone(),
+        source: Source::Copy(f.source.clone()),
+    }));
+    memo.copied = Some((copied_key, copied));
 
     phases.mark("outputs");
     let dirs = OutputDirs {
@@ -343,7 +399,7 @@ pub fn build_loaded_as(
     phases.mark("compare");
     if previous.is_some() && changed_count == 0 && deleted.is_empty() {
         // The pages are current; the index is brought up to date on its own (it may be missing).
-        report.search = crate::search_index::update(&opts.cache_dir, catalog, content, &site)?;
+        report.search = crate::search_index::update(&opts.cache_dir, catalog, content, &site, &mut memo.search)?;
         phases.mark("search index");
         report.unchanged = planned.len();
         report.elapsed = started.elapsed();
@@ -400,7 +456,7 @@ pub fn build_loaded_as(
     phases.mark("render and write");
     // Indexed after every page rendered and before the site goes live, so a failed render leaves
     // both the site and the index as they were.
-    report.search = crate::search_index::update(&opts.cache_dir, catalog, content, &site)?;
+    report.search = crate::search_index::update(&opts.cache_dir, catalog, content, &site, &mut memo.search)?;
     phases.mark("search index");
     let name = generation.name.clone();
     match (overlay, &previous) {

@@ -18,5 +18,5 @@ pub mod search_index;
 pub mod seo;
 pub mod site;
 
-pub use build::{BuildError, BuildOptions, BuildReport, build, build_loaded_as};
+pub use build::{BuildError, BuildMemo, BuildOptions, BuildReport, build, build_loaded_as, build_with_memo};
 pub use output::{LiveView, Publish};

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// The validated inputs of a build.
 pub struct Inputs {
-    pub catalog: Catalog,
+    pub catalog: std::sync::Arc<Catalog>,
     pub content: Content,
     /// `DIR/media`, copied to `public/media`, when present.
     pub media_dir: Option<PathBuf>,
@@ -140,7 +140,7 @@ pub fn load_export(dir: &Path) -> Result<Inputs, LoadErrors> {
         (Ok(catalog), Ok(content)) => {
             let media_dir = dir.join("media");
             Ok(Inputs {
-                catalog,
+                catalog: std::sync::Arc::new(catalog),
                 content,
                 media_dir: media_dir.is_dir().then_some(media_dir),
             })

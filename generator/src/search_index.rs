@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use search::{ColourwayRecord, IndexError, MarketUpdate, ProductRecord};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Where the index lives under the build cache; the API reads the same directory.
 pub const SEARCH_DIR: &str = "search";
@@ -98,22 +99,53 @@ fn record(catalog: &Catalog, m: &Membership, pi: usize, market: &Market) -> Prod
 
 /// Every market's records, in catalog order.
 pub fn records(catalog: &Catalog, site: &SiteModel) -> [Vec<ProductRecord>; 3] {
+    records_reusing(catalog, site, None)
+}
+
+/// Like `records`, taking each unchanged product's records from `previous` (the records of
+/// catalog `old`) when the two catalogs have the same structure (`site::same_structure`).
+fn records_reusing(
+    catalog: &Catalog,
+    site: &SiteModel,
+    previous: Option<(&Catalog, &[Indexed; 3])>,
+) -> [Vec<ProductRecord>; 3] {
+    let reuse = previous.filter(|(old, _)| crate::site::same_structure(old, catalog));
     let m = membership(catalog, site);
     std::array::from_fn(|mi| {
         (0..catalog.products.len())
             .into_par_iter()
-            .map(|pi| record(catalog, &m, pi, &MARKETS[mi]))
+            .map(|pi| match reuse {
+                Some((old, indexed)) if Arc::ptr_eq(&old.products[pi], &catalog.products[pi]) => {
+                    indexed[mi].records[pi].clone()
+                }
+                _ => record(catalog, &m, pi, &MARKETS[mi]),
+            })
             .collect()
     })
+}
+
+/// One market's records and their fingerprints, as last indexed.
+struct Indexed {
+    records: Vec<ProductRecord>,
+    fingerprints: Vec<String>,
+    curated: Vec<String>,
+}
+
+/// What daemons keep between index updates: the catalog last indexed and its records, so a
+/// change to one product re-derives one product's records, and an unchanged catalog none.
+#[derive(Default)]
+pub struct SearchMemo {
+    last: Option<(Arc<Catalog>, [Indexed; 3])>,
 }
 
 /// Updates the three markets' indexes under `{cache_dir}/search`, with each market's curated
 /// Popular Searches from its `search-suggestions` content slot.
 pub fn update(
     cache_dir: &Path,
-    catalog: &Catalog,
+    catalog: &Arc<Catalog>,
     content: &Content,
     site: &SiteModel,
+    memo: &mut SearchMemo,
 ) -> Result<Vec<MarketUpdate>, IndexError> {
     let root = cache_dir.join(SEARCH_DIR);
     std::fs::create_dir_all(&root).map_err(|source| IndexError::Io {
@@ -121,18 +153,76 @@ pub fn update(
         path: root.display().to_string(),
         source,
     })?;
-    let records = records(catalog, site);
-    MARKETS
+    let curated: [Vec<String>; 3] = std::array::from_fn(|mi| {
+        content.markets[mi]
+            .chrome
+            .search_suggestions
+            .as_ref()
+            .map(|s| s.suggestions.clone())
+            .unwrap_or_default()
+    });
+    let last = memo.last.take();
+    if let Some((old, indexed)) = &last
+        && Arc::ptr_eq(old, catalog)
+        && indexed.iter().zip(&curated).all(|(i, c)| i.curated == *c)
+        && MARKETS
+            .iter()
+            .all(|m| search::live_generation(&root, m.code).is_some())
+    {
+        // The same catalog and suggestions as last time: the live index is current.
+        let unchanged = MARKETS
+            .iter()
+            .zip(indexed)
+            .map(|(m, i)| MarketUpdate {
+                market: m.code.to_string(),
+                unchanged: i.records.len(),
+                ..Default::default()
+            })
+            .collect();
+        memo.last = last;
+        return Ok(unchanged);
+    }
+    let previous = last.as_ref().map(|(old, indexed)| (&**old, indexed));
+    let records = records_reusing(catalog, site, previous);
+    let fingerprints: [Vec<String>; 3] = std::array::from_fn(|mi| {
+        records[mi]
+            .par_iter()
+            .enumerate()
+            .map(|(pi, r)| match previous {
+                Some((old, indexed))
+                    if indexed[mi].records.get(pi).is_some_and(|o| o.id == r.id)
+                        && Arc::ptr_eq(&old.products[pi], &catalog.products[pi])
+                        && indexed[mi].records[pi] == *r =>
+                {
+                    indexed[mi].fingerprints[pi].clone()
+                }
+                _ => r.fingerprint(),
+            })
+            .collect()
+    });
+    let updates = MARKETS
         .par_iter()
-        .zip(records.par_iter())
-        .map(|(market, records)| {
-            let curated = content.markets[market.index()]
-                .chrome
-                .search_suggestions
-                .as_ref()
-                .map(|s| s.suggestions.clone())
-                .unwrap_or_default();
-            search::update_market(&root, market.code, records, &curated)
+        .enumerate()
+        .map(|(mi, market)| {
+            search::update_market_with(
+                &root,
+                market.code,
+                &records[mi],
+                &fingerprints[mi],
+                &curated[mi],
+            )
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    let [r0, r1, r2] = records;
+    let [f0, f1, f2] = fingerprints;
+    let [c0, c1, c2] = curated;
+    let indexed = [(r0, f0, c0), (r1, f1, c1), (r2, f2, c2)].map(|(records, fingerprints, curated)| {
+        Indexed {
+            records,
+            fingerprints,
+            curated,
+        }
+    });
+    memo.last = Some((catalog.clone(), indexed));
+    Ok(updates)
 }

@@ -5,12 +5,14 @@
 use domain::catalog::{Catalog, Product};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Recommendations and complete-the-look show this many products.
 pub const RECOMMENDATION_COUNT: usize = 8;
 
 pub type Digest = [u8; 32];
 
+#[derive(Clone)]
 pub struct SiteModel {
     /// Hash of everything a page can show of a product (not its stock), by product index.
     pub product_digest: Vec<Digest>,
@@ -50,9 +52,49 @@ fn featured_key(p: &Product) -> (i64, std::cmp::Reverse<&str>, u64) {
     )
 }
 
+/// Whether two catalogs list the same products in the same places: the same categories and
+/// collections, the same product ids in the same order, and every product that is not the very
+/// same shared one in the same categories with the same featured-order key. Membership, order,
+/// recommendations and complete-the-look are then the same too.
+pub fn same_structure(old: &Catalog, new: &Catalog) -> bool {
+    old.products.len() == new.products.len()
+        && old.products.iter().zip(&new.products).all(|(a, b)| {
+            Arc::ptr_eq(a, b)
+                || (a.id == b.id && a.categories == b.categories && featured_key(a) == featured_key(b))
+        })
+        && digest_of(&old.categories) == digest_of(&new.categories)
+        && digest_of(&old.collections) == digest_of(&new.collections)
+}
+
 impl SiteModel {
+    /// The site model of `catalog`, reusing `previous` (built from `old`) where it can: all of it
+    /// for the same catalog, and all but the changed products' digests for a catalog of the same
+    /// structure (a daemon's product change).
+    pub fn reusing(
+        catalog: &Arc<Catalog>,
+        previous: Option<(&Arc<Catalog>, &Arc<SiteModel>)>,
+    ) -> Arc<SiteModel> {
+        match previous {
+            Some((old, site)) if Arc::ptr_eq(old, catalog) => site.clone(),
+            Some((old, site)) if same_structure(old, catalog) => {
+                let mut next = SiteModel::clone(site);
+                for (pi, (a, b)) in old.products.iter().zip(&catalog.products).enumerate() {
+                    if !Arc::ptr_eq(a, b) {
+                        next.product_digest[pi] = digest_of(&**b);
+                    }
+                }
+                Arc::new(next)
+            }
+            _ => Arc::new(SiteModel::new(catalog)),
+        }
+    }
+
     pub fn new(catalog: &Catalog) -> SiteModel {
-        let product_digest: Vec<Digest> = catalog.products.par_iter().map(digest_of).collect();
+        let product_digest: Vec<Digest> = catalog
+            .products
+            .par_iter()
+            .map(|p| digest_of(&**p))
+            .collect();
         let category_pos: HashMap<u64, usize> = catalog
             .categories
             .iter()

@@ -7,11 +7,14 @@ use generator::search_index;
 use generator::site::SiteModel;
 use search::{Filters, MarketIndex, Sort};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 fn sample_catalog() -> Catalog {
-    generator::load::load_export(&sample_dir())
-        .expect("sample store loads")
-        .catalog
+    Arc::unwrap_or_clone(
+        generator::load::load_export(&sample_dir())
+            .expect("sample store loads")
+            .catalog,
+    )
 }
 
 fn sample_dir() -> PathBuf {
@@ -19,8 +22,18 @@ fn sample_dir() -> PathBuf {
 }
 
 fn build(cache: &Path, catalog: &Catalog) -> Vec<search::MarketUpdate> {
+    build_with(cache, &Arc::new(catalog.clone()), &mut Default::default())
+}
+
+/// An index update that reuses what `memo` kept from earlier ones, as the rebuild daemon does.
+fn build_with(
+    cache: &Path,
+    catalog: &Arc<Catalog>,
+    memo: &mut search_index::SearchMemo,
+) -> Vec<search::MarketUpdate> {
     let content = generator::load::load_export(&sample_dir()).unwrap().content;
-    search_index::update(cache, catalog, &content, &SiteModel::new(catalog)).expect("index builds")
+    search_index::update(cache, catalog, &content, &SiteModel::new(catalog), memo)
+        .expect("index builds")
 }
 
 fn open(cache: &Path, market: &str) -> MarketIndex {
@@ -145,7 +158,7 @@ fn incremental_price_change_and_deletion() {
 
     // A price change: only that product is re-indexed, and the new price is served.
     let product = catalog.products.iter_mut().find(|p| p.id == 112).unwrap();
-    for way in &mut product.colourways {
+    for way in &mut Arc::make_mut(product).colourways {
         way.prices[0].price.minor = 1234;
         way.prices[0].sale = None;
     }
@@ -228,4 +241,36 @@ fn unfiltered_listing_matches_the_static_first_page_and_facets() {
             generator::context::facets(&catalog, members)
         );
     }
+}
+
+/// The daemon's memo: an unchanged catalog is not re-derived at all, and a catalog with one
+/// product replaced re-indexes that product and gives the same index as an update without memo.
+#[test]
+fn a_memo_reuses_unchanged_products_and_gives_the_same_index() {
+    let memo_dir = tempfile::tempdir().unwrap();
+    let plain_dir = tempfile::tempdir().unwrap();
+    let mut memo = search_index::SearchMemo::default();
+    let first = Arc::new(sample_catalog());
+    build_with(memo_dir.path(), &first, &mut memo);
+    let again = build_with(memo_dir.path(), &first, &mut memo);
+    assert!(again.iter().all(|u| u.upserted == 0 && u.generation.is_none()));
+
+    // The next catalog shares every product but one, as `Catalog::with_products` makes it.
+    let mut next = Catalog::clone(&first);
+    let at = next.products.iter().position(|p| p.id == 112).unwrap();
+    for way in &mut Arc::make_mut(&mut next.products[at]).colourways {
+        way.prices[0].price.minor = 4321;
+        way.prices[0].sale = None;
+    }
+    let next = Arc::new(next);
+    let update = build_with(memo_dir.path(), &next, &mut memo);
+    assert!(update.iter().all(|u| u.upserted == 1 && u.removed == 0), "{update:?}");
+    build(plain_dir.path(), &next);
+    for market in ["uk", "us", "eu"] {
+        let (with_memo, without) = (open(memo_dir.path(), market), open(plain_dir.path(), market));
+        for p in &next.products {
+            assert_eq!(with_memo.listing.record(p.id), without.listing.record(p.id), "{market} {}", p.id);
+        }
+    }
+    assert_eq!(open(memo_dir.path(), "uk").listing.record(112).unwrap().price_minor, 4321);
 }

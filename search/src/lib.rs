@@ -14,4 +14,4 @@ pub use listing::{Facets, ListingIndex, ListingPage, PageOutOfRange};
 pub use live::{LiveIndex, MarketIndex, SEARCH_HITS, SearchHit};
 pub use params::{Filters, ListingParams, MAX_QUERY_CHARS, PER_PAGE, ParamError, Sort};
 pub use record::{ColourwayRecord, ProductRecord};
-pub use store::{IndexError, MarketUpdate, update_market};
+pub use store::{IndexError, MarketUpdate, live_generation, update_market, update_market_with};

@@ -116,11 +116,27 @@ pub fn update_market(
     records: &[ProductRecord],
     curated: &[String],
 ) -> Result<MarketUpdate, IndexError> {
+    let fingerprints: Vec<String> = records.iter().map(ProductRecord::fingerprint).collect();
+    update_market_with(root, market, records, &fingerprints, curated)
+}
+
+/// `update_market` with each record's `fingerprint()` already known (`fingerprints[i]` is
+/// `records[i]`'s), as a daemon that kept them from its last update does.
+pub fn update_market_with(
+    root: &Path,
+    market: &str,
+    records: &[ProductRecord],
+    fingerprints: &[String],
+    curated: &[String],
+) -> Result<MarketUpdate, IndexError> {
     let live = live_generation(root, market);
     let curated_changed = live.as_deref().map(read_curated).as_deref() != Some(curated);
     let old = live.as_deref().and_then(read_fingerprints);
-    let fingerprints: BTreeMap<u64, String> =
-        records.iter().map(|r| (r.id, r.fingerprint())).collect();
+    let fingerprints: BTreeMap<u64, String> = records
+        .iter()
+        .zip(fingerprints)
+        .map(|(r, f)| (r.id, f.clone()))
+        .collect();
     let upserts: Vec<&ProductRecord> = records
         .iter()
         .filter(|r| old.as_ref().and_then(|o| o.get(&r.id)) != fingerprints.get(&r.id))

@@ -16,7 +16,8 @@ use api::webhooks::{ChangeSink, Origin};
 use generator::bundles::Bundles;
 use generator::output::{OutputDirs, compact, prune_except};
 use generator::render::Templates;
-use generator::{BuildOptions, LiveView, Publish};
+use generator::load::Inputs;
+use generator::{BuildMemo, BuildOptions, LiveView, Publish};
 use model::{Fresh, SourceModel};
 use serde::Serialize;
 use source::FreshSource;
@@ -144,6 +145,10 @@ struct Worker {
     opts: BuildOptions,
     source: Box<dyn FreshSource>,
     model: SourceModel,
+    /// `model`, validated: what the live site was built from.
+    inputs: Inputs,
+    /// What the last build derived, for the next one to reuse.
+    memo: BuildMemo,
     templates: Templates,
     bundles: Bundles,
     timing: Timing,
@@ -172,11 +177,17 @@ impl Daemon {
             generator::build::load(&opts).map_err(|e| anyhow::anyhow!("{e}"))?;
         let model = SourceModel::read(&opts.export_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
         // Brings the static tree up to date (a full generation if none is live yet).
-        let report =
-            generator::build_loaded_as(&opts, &inputs, &templates, &bundles, Publish::Full)
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut memo = BuildMemo::default();
+        let report = generator::build_with_memo(
+            &opts,
+            &inputs,
+            &templates,
+            &bundles,
+            Publish::Full,
+            &mut memo,
+        )
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
         println!("built: {}", report.summary());
-        drop(inputs);
         let dirs = dirs_of(&opts);
         let view = LiveView::load(&dirs)
             .ok_or_else(|| anyhow::anyhow!("no live site after the first build"))?;
@@ -193,6 +204,8 @@ impl Daemon {
             opts,
             source,
             model,
+            inputs,
+            memo,
             templates,
             bundles,
             timing,
@@ -539,40 +552,42 @@ impl Worker {
         let content_only = batch.changes.is_empty()
             && !batch.paths.is_empty()
             && batch.paths.iter().all(|p| p.starts_with(&content_dir));
-        let (next, templates, bundles) = if batch.reload && content_only {
-            let items =
-                source::read_content_items(&self.opts.export_dir).map_err(|e| errors_text(&e))?;
-            let fresh = self.model.content_diff(items);
-            status.changes = fresh.content.keys().cloned().map(Change::Content).collect();
-            lap(status, "read content");
-            (
-                self.model.apply(&fresh).map_err(|e| errors_text(&e))?,
-                None,
-                None,
-            )
-        } else if batch.reload {
-            let (_, templates, bundles) =
+        let (next, inputs, templates, bundles) = if batch.reload && !content_only {
+            let (inputs, templates, bundles) =
                 generator::build::load(&self.opts).map_err(|e| errors_text(&e))?;
             let model = SourceModel::read(&self.opts.export_dir).map_err(|e| errors_text(&e))?;
-            (model, Some(templates), Some(bundles))
+            lap(status, "model");
+            (model, inputs, Some(templates), Some(bundles))
         } else {
-            let (fresh, stale) = self.fetch(&batch.changes)?;
-            status.stale = stale.into_iter().collect();
-            lap(status, "fetch");
-            (
-                self.model.apply(&fresh).map_err(|e| errors_text(&e))?,
-                None,
-                None,
-            )
+            let fresh = if batch.reload {
+                let items = source::read_content_items(&self.opts.export_dir)
+                    .map_err(|e| errors_text(&e))?;
+                let fresh = self.model.content_diff(items);
+                status.changes = fresh.content.keys().cloned().map(Change::Content).collect();
+                lap(status, "read content");
+                fresh
+            } else {
+                let (fresh, stale) = self.fetch(&batch.changes)?;
+                status.stale = stale.into_iter().collect();
+                lap(status, "fetch");
+                fresh
+            };
+            let next = self.model.apply(&fresh).map_err(|e| errors_text(&e))?;
+            let inputs = self.inputs_after(&next, &fresh)?;
+            lap(status, "model");
+            (next, inputs, None, None)
         };
-        let inputs = next.inputs().map_err(|e| errors_text(&e))?;
-        lap(status, "model");
-        let report = generator::build_loaded_as(
+        if templates.is_some() {
+            // Templates, bundles or media may have changed: nothing derived before still holds.
+            self.memo = BuildMemo::default();
+        }
+        let report = generator::build_with_memo(
             &self.opts,
             &inputs,
             templates.as_ref().unwrap_or(&self.templates),
             bundles.as_ref().unwrap_or(&self.bundles),
             Publish::Overlay,
+            &mut self.memo,
         )
         .map_err(|e| errors_text(&e))?;
         status.phases_ms.extend(
@@ -599,12 +614,61 @@ impl Worker {
             None => {}
         }
         self.model = next;
+        self.inputs = inputs;
         if let (Some(t), Some(b)) = (templates, bundles) {
             self.templates = t;
             self.bundles = b;
         }
         // Items that were all still stale brought nothing new to keep.
         Ok(!batch.reload && status.stale.len() < batch.changes.len())
+    }
+
+    /// The validated inputs of `next`, which is the current model with `fresh` applied. Only what
+    /// `fresh` touches is validated again: a content change keeps the catalog (the same shared
+    /// one, so the build reuses everything derived from it), and a change to existing products
+    /// rebuilds just those products. Anything else validates the whole model.
+    fn inputs_after(&self, next: &SourceModel, fresh: &Fresh) -> Result<Inputs, String> {
+        let catalog_unchanged =
+            fresh.products.is_empty() && fresh.inventory.is_empty() && fresh.categories.is_empty();
+        let catalog = if catalog_unchanged {
+            Some(self.inputs.catalog.clone())
+        } else if fresh.categories.is_empty() && fresh.products.values().all(Option::is_some) {
+            let ids: BTreeSet<u64> = fresh
+                .products
+                .keys()
+                .chain(fresh.inventory.keys())
+                .copied()
+                .collect();
+            let (products, prices, stock) = next.product_records(&ids);
+            if products.len() < ids.len() {
+                None // stock of a product the model does not hold: let full validation say so
+            } else {
+                match self
+                    .inputs
+                    .catalog
+                    .with_products(&products, &prices, &stock, next.media())
+                {
+                    Some(Ok(catalog)) => Some(Arc::new(catalog)),
+                    Some(Err(e)) => return Err(errors_text(&e)),
+                    None => None,
+                }
+            }
+        } else {
+            None
+        };
+        let Some(catalog) = catalog else {
+            return next.inputs().map_err(|e| errors_text(&e));
+        };
+        let content = if fresh.content.is_empty() {
+            self.inputs.content.clone()
+        } else {
+            next.content().map_err(|e| errors_text(&e))?
+        };
+        Ok(Inputs {
+            catalog,
+            content,
+            media_dir: self.inputs.media_dir.clone(),
+        })
     }
 
     /// The page showing content item `id` as the staging host serves it, rendered on demand from

@@ -478,6 +478,54 @@ impl SourceModel {
         Ok(())
     }
 
+    /// The export records of products `ids` (those the model holds): the products, their price
+    /// records and their stock records, for `Catalog::with_products`.
+    pub fn product_records(
+        &self,
+        ids: &BTreeSet<u64>,
+    ) -> (Vec<RawProduct>, Vec<RawPriceRecord>, Vec<RawInventoryItem>) {
+        let products: Vec<RawProduct> = self
+            .products
+            .iter()
+            .filter(|p| ids.contains(&p.id))
+            .cloned()
+            .collect();
+        let variants: BTreeSet<u64> = products
+            .iter()
+            .flat_map(|p| p.variants.iter().map(|v| v.id))
+            .collect();
+        let prices = self
+            .prices
+            .iter()
+            .filter(|r| variants.contains(&r.variant_id))
+            .cloned()
+            .collect();
+        let inventory = self
+            .inventory
+            .iter()
+            .filter(|r| variants.contains(&r.identity.variant_id))
+            .cloned()
+            .collect();
+        (products, prices, inventory)
+    }
+
+    pub fn media(&self) -> &BTreeMap<String, RawMediaSet> {
+        &self.media
+    }
+
+    /// The model's content, validated (the same rules as a build from disk).
+    pub fn content(&self) -> Result<Content, LoadErrors> {
+        Content::from_sources(
+            self.content
+                .iter()
+                .map(|(file, item)| ContentSource {
+                    file: file.clone(),
+                    item: item.clone(),
+                })
+                .collect(),
+        )
+    }
+
     /// Validates the model into the generator's inputs (the same rules as a build from disk).
     pub fn inputs(&self) -> Result<Inputs, LoadErrors> {
         let catalog = Catalog::from_export(CatalogExport {
@@ -490,18 +538,10 @@ impl SourceModel {
             inventory: self.inventory.clone(),
             media: self.media.clone(),
         });
-        let content = Content::from_sources(
-            self.content
-                .iter()
-                .map(|(file, item)| ContentSource {
-                    file: file.clone(),
-                    item: item.clone(),
-                })
-                .collect(),
-        );
+        let content = self.content();
         match (catalog, content) {
             (Ok(catalog), Ok(content)) => Ok(Inputs {
-                catalog,
+                catalog: std::sync::Arc::new(catalog),
                 content,
                 media_dir: self.media_dir.clone(),
             }),
