@@ -184,6 +184,11 @@ impl IntoResponse for ApiError {
                     },
                 };
                 let mut res = (status, axum::Json(body)).into_response();
+                // A deliberate 5xx (502 from an outside service) explains itself; the request-id
+                // middleware keeps its body instead of the opaque internal error.
+                if status.is_server_error() {
+                    res.extensions_mut().insert(Explained);
+                }
                 if let Some(secs) = retry_after {
                     res.headers_mut()
                         .insert(header::RETRY_AFTER, HeaderValue::from(secs));
