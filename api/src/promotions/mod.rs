@@ -265,11 +265,10 @@ fn disabled() -> ApiError {
 }
 
 fn upstream(e: client::PromotionsError) -> ApiError {
-    ApiError::new(
-        StatusCode::BAD_GATEWAY,
-        "promotions_unavailable",
-        format!("The promotions service failed: {e}"),
-    )
+    ApiError::Upstream {
+        code: "promotions_unavailable",
+        message: format!("The promotions service failed: {e}"),
+    }
 }
 
 /// The engine's session id for a cart: a hash of the cart id, because the cart id is the
