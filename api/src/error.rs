@@ -56,6 +56,10 @@ pub enum ApiError {
         fields: BTreeMap<String, String>,
         retry_after: Option<u64>,
     },
+    /// An outside service (the promotions engine) failed: 502, explained to the caller (the
+    /// shopper's request was fine, and the front end needs to know which service failed).
+    #[error("502 {code}: {message}")]
+    Upstream { code: &'static str, message: String },
     /// Anything the client could not have caused. Logged once, answered opaquely.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -144,6 +148,7 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::Client { status, .. } => *status,
+            ApiError::Upstream { .. } => StatusCode::BAD_GATEWAY,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -188,6 +193,20 @@ impl IntoResponse for ApiError {
                     res.headers_mut()
                         .insert(header::RETRY_AFTER, HeaderValue::from(secs));
                 }
+                res
+            }
+            ApiError::Upstream { code, message } => {
+                let body = ErrorBody {
+                    error: ErrorDetail {
+                        code,
+                        message,
+                        fields: BTreeMap::new(),
+                        request_id: None,
+                    },
+                };
+                let mut res = (StatusCode::BAD_GATEWAY, axum::Json(body)).into_response();
+                // The request-id middleware keeps this body instead of the opaque internal one.
+                res.extensions_mut().insert(Explained);
                 res
             }
             ApiError::Internal(e) => {

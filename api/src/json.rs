@@ -231,7 +231,7 @@ mod tests {
     fn field_of(e: ApiError) -> String {
         match e {
             ApiError::Client { fields, .. } => fields.into_keys().next().unwrap(),
-            ApiError::Internal(e) => panic!("internal: {e}"),
+            other => panic!("not a client error: {other}"),
         }
     }
 

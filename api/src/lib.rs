@@ -11,6 +11,7 @@ pub mod json;
 pub mod misc;
 pub mod password;
 pub mod preview;
+pub mod promotions;
 pub mod search;
 pub mod security;
 pub mod session;
@@ -71,6 +72,8 @@ pub struct Config {
     pub admin_token: Option<String>,
     /// Every content-hub staging host ends with this (preview domains are checked against it).
     pub staging_domain_suffix: String,
+    /// The promotions engine (off unless configured; see `promotions::PromotionsConfig`).
+    pub promotions: promotions::PromotionsConfig,
 }
 
 impl Config {
@@ -96,6 +99,7 @@ impl Config {
             webhook_body_limit: 256 * 1024,
             admin_token: None,
             staging_domain_suffix: ".staging.bigcontent.io".into(),
+            promotions: promotions::PromotionsConfig::default(),
         }
     }
 }
@@ -116,6 +120,8 @@ struct Inner {
     /// Seconds added to the wall clock; tests move time forward to expire tokens.
     clock_offset: AtomicI64,
     webhooks: webhooks::Webhooks,
+    /// The promotions engine's client, present exactly when the feature flag is on.
+    promotions: Option<promotions::client::Client>,
     /// Keeps a throwaway database directory alive as long as the state (`ephemeral`).
     _scratch: Option<tempfile::TempDir>,
 }
@@ -133,6 +139,11 @@ impl AppState {
         let (catalog, _) = catalog::import(&db, &config.export_dir).await?;
         let stock = catalog::load_stock(&db).await?;
         let popular = search::popular::Popular::load(&db).await?;
+        let promotions = if config.promotions.enabled {
+            Some(promotions::client::Client::new(&config.promotions)?)
+        } else {
+            None
+        };
         Ok(AppState {
             inner: Arc::new(Inner {
                 search: search::SearchService::new(&config.search_dir, popular),
@@ -143,6 +154,7 @@ impl AppState {
                 hasher: password::Hasher::new(),
                 clock_offset: AtomicI64::new(0),
                 webhooks: webhooks::Webhooks::default(),
+                promotions,
                 _scratch: None,
             }),
         })
@@ -209,6 +221,13 @@ impl AppState {
                 .await?
                 .rows_affected();
         sqlx::query(
+            "DELETE FROM cart_promotion WHERE cart_id IN \
+             (SELECT id FROM cart WHERE customer_id IS NULL AND updated_at < $1)",
+        )
+        .bind(stale_cart)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
             "DELETE FROM cart_item WHERE cart_id IN \
              (SELECT id FROM cart WHERE customer_id IS NULL AND updated_at < $1)",
         )
@@ -267,6 +286,11 @@ impl AppState {
         &self.inner.webhooks
     }
 
+    /// The promotions engine, when the feature flag is on.
+    pub fn promotions(&self) -> Option<&promotions::client::Client> {
+        self.inner.promotions.as_ref()
+    }
+
     pub fn hasher(&self) -> &password::Hasher {
         &self.inner.hasher
     }
@@ -296,6 +320,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(misc::router())
         .merge(stock::router())
         .merge(cart::router())
+        .merge(promotions::router())
         .merge(auth::router())
         .merge(account::router())
         .merge(wishlist::router())

@@ -20,6 +20,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../migrations/0002_customer_form_field.sql"),
     ),
     (3, include_str!("../migrations/0003_search_query.sql")),
+    (4, include_str!("../migrations/0004_cart_promotion.sql")),
 ];
 
 /// How long a SQLite writer waits for the lock before giving up.

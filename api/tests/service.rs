@@ -26,6 +26,7 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/cart/items"),
     ("put", "/cart/items/{item_id}"),
     ("delete", "/cart/items/{item_id}"),
+    ("post", "/cart/promotions"),
     ("post", "/auth/register"),
     ("post", "/auth/login"),
     ("post", "/auth/logout"),

@@ -71,7 +71,9 @@ pub struct Args {
 }
 
 impl Args {
-    pub fn config(&self) -> api::Config {
+    /// The API's configuration; the promotions engine's settings come from `PROMOTIONS_*`
+    /// (docs/api.md), and a half-configured engine is an error here.
+    pub fn config(&self) -> anyhow::Result<api::Config> {
         let mut c = api::Config::new(self.database_url.clone(), self.export.clone());
         c.watch_interval = (self.watch_secs > 0).then(|| Duration::from_secs(self.watch_secs));
         c.deduct_location_2_outside_uk = self.deduct_location_2_outside_uk;
@@ -86,7 +88,8 @@ impl Args {
         c.login_limit_per_ip = self.login_limit_ip;
         c.login_window_secs = self.login_window;
         c.search_dir = self.search_dir.clone();
-        c
+        c.promotions = api::promotions::PromotionsConfig::from_env()?;
+        Ok(c)
     }
 }
 
@@ -100,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .init();
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
-        let config = args.config();
+        let config = args.config()?;
         if args.import {
             let db = api::store::Db::connect(&config.database_url).await?;
             let (_, changed) = api::catalog::import(&db, &config.export_dir).await?;

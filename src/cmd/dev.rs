@@ -187,6 +187,7 @@ pub fn run(args: Args) -> Result<()> {
         let mut api_config = api::Config::new(&database_url, export_dir);
         api_config.public_base_url = format!("http://{}", args.addr);
         api_config.search_dir = search_dir;
+        api_config.promotions = api::promotions::PromotionsConfig::from_env()?;
         let api_state = api::AppState::open(api_config)
             .await
             .context("starting the API")?;

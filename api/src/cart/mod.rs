@@ -169,6 +169,10 @@ pub async fn merge_into(
 }
 
 pub async fn delete(tx: &mut Tx, cart_id: &str) -> ApiResult<()> {
+    sqlx::query("DELETE FROM cart_promotion WHERE cart_id = $1")
+        .bind(cart_id)
+        .execute(&mut **tx)
+        .await?;
     sqlx::query("DELETE FROM cart_item WHERE cart_id = $1")
         .bind(cart_id)
         .execute(&mut **tx)

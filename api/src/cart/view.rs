@@ -24,11 +24,21 @@ pub struct CartView {
     pub customer_id: Option<String>,
     pub market: String,
     pub currency: CurrencyCode,
-    /// What the shopper pays: the special (sale) subtotal.
+    /// What the shopper pays: the special (sale) subtotal less the promotions engine's discounts.
     pub cart_amount: f64,
     /// The subtotal before discounts (list prices).
     pub base_amount: f64,
+    /// Everything off the list prices: sale prices and promotions.
     pub discount_amount: f64,
+    /// The promotions engine's part of `discount_amount` (line and cart discounts).
+    pub promotion_discount_amount: f64,
+    /// The part of the promotions a coupon triggered.
+    pub coupon_amount: f64,
+    /// The engine granted free shipping on this bag.
+    pub free_shipping: bool,
+    /// Whether the bag should sync with the promotions engine when it opens
+    /// (`POST /cart/promotions`); false when the feature flag is off.
+    pub promotions_enabled: bool,
     pub coupons: Vec<serde_json::Value>,
     pub line_items: LineItems,
     /// Quantities of physical and digital items.
@@ -184,46 +194,94 @@ pub(super) async fn prices(
         .collect())
 }
 
-/// The cart as the front end sees it, priced and stock-checked now.
+/// A cart line priced from the store, as the view and the promotions engine see it. Lines whose
+/// variant left the catalog are not priced (they cannot be bought and are not shown).
+#[derive(Debug, Clone)]
+pub struct PricedLine {
+    pub item_id: String,
+    pub product_id: u64,
+    pub variant_id: u64,
+    pub sku: String,
+    pub name: String,
+    pub quantity: i64,
+    /// List price, minor units.
+    pub list: i64,
+    /// What one unit costs now (the sale price when there is one), minor units.
+    pub unit: i64,
+}
+
+/// The cart's lines in bag order, priced from the store's catalog rows in `market`.
+pub async fn priced_lines(
+    conn: &mut sqlx::AnyConnection,
+    state: &AppState,
+    market: &Market,
+    cart: &CartRow,
+) -> ApiResult<Vec<(PricedLine, Vec<LineOption>)>> {
+    let lines = stored_lines(conn, &cart.id).await?;
+    let ids: Vec<u64> = lines.iter().map(|l| l.variant_id).collect();
+    let prices = prices(conn, market, &ids).await?;
+    let catalog = state.catalog();
+    Ok(lines
+        .into_iter()
+        .filter_map(|line| {
+            let (product, _) = find_variant(&catalog, line.product_id, line.variant_id)?;
+            let (sku, list, sale) = prices.get(&line.variant_id)?;
+            let priced = PricedLine {
+                item_id: line.id,
+                product_id: line.product_id,
+                variant_id: line.variant_id,
+                sku: sku.clone(),
+                name: product.name.clone(),
+                quantity: line.quantity,
+                list: *list,
+                unit: sale.unwrap_or(*list),
+            };
+            Some((priced, line.options))
+        })
+        .collect())
+}
+
+/// The cart as the front end sees it, priced and stock-checked now, with the promotions engine's
+/// last evaluation applied when it was made for exactly this bag.
 pub async fn render(
     conn: &mut sqlx::AnyConnection,
     state: &AppState,
     market: &Market,
     cart: &CartRow,
 ) -> ApiResult<CartView> {
-    let lines = stored_lines(conn, &cart.id).await?;
-    let ids: Vec<u64> = lines.iter().map(|l| l.variant_id).collect();
-    let prices = prices(conn, market, &ids).await?;
+    let lines = priced_lines(conn, state, market, cart).await?;
+    let priced: Vec<PricedLine> = lines.iter().map(|(p, _)| p.clone()).collect();
+    let discounts = if state.promotions().is_some() && !priced.is_empty() {
+        let fingerprint = crate::promotions::fingerprint(market, &priced);
+        crate::promotions::stored_discounts(conn, &cart.id, &fingerprint)
+            .await?
+            .unwrap_or_default()
+    } else {
+        crate::promotions::Discounts::default()
+    };
     // Display only: the snapshot of the store's stock is enough here, and saves a query. The
     // decisions (add, update, merge) read the store inside their transactions.
     let deduct = state.config().deduct_location_2_outside_uk;
     let snapshot = state.stock_snapshot();
-    let stock: HashMap<u64, Availability> = ids
-        .iter()
-        .filter_map(|id| {
-            snapshot
-                .get(id)
-                .map(|row| (*id, row.in_market(market, deduct)))
-        })
-        .collect();
     let catalog = state.catalog();
     let mut items = LineItems::default();
     let (mut base, mut special, mut count) = (0i64, 0i64, 0i64);
-    for line in lines {
-        // A line whose variant left the catalog cannot be priced or bought; it is not shown.
-        let (Some((product, variant)), Some((sku, list, sale))) = (
-            find_variant(&catalog, line.product_id, line.variant_id),
-            prices.get(&line.variant_id),
-        ) else {
+    for (line, options) in lines {
+        let Some((product, variant)) = find_variant(&catalog, line.product_id, line.variant_id)
+        else {
             continue;
         };
-        let unit = sale.unwrap_or(*list);
-        base += list * line.quantity;
-        special += unit * line.quantity;
-        count += line.quantity;
-        let a = stock
-            .get(&line.variant_id)
+        let off = discounts
+            .lines
+            .get(&line.item_id)
             .copied()
+            .unwrap_or_default();
+        base += line.list * line.quantity;
+        special += line.unit * line.quantity;
+        count += line.quantity;
+        let a = snapshot
+            .get(&line.variant_id)
+            .map(|row| row.in_market(market, deduct))
             .unwrap_or(Availability {
                 tracked: true,
                 recorded: false,
@@ -231,24 +289,24 @@ pub async fn render(
             });
         let live = crate::stock::VariantStock::new(line.variant_id, &a);
         let item = LineItem {
-            id: line.id,
+            id: line.item_id,
             product_id: product.id,
             variant_id: variant.id,
             parent_id: None,
-            sku: sku.clone(),
-            name: product.name.clone(),
+            sku: line.sku,
+            name: line.name,
             quantity: line.quantity,
             url: market.path(&line_url(product, variant)),
             image_url: variant.image_url.clone(),
             is_gift_card: product.is_gift_card,
-            list_price: decimal(*list),
-            sale_price: decimal(unit),
-            extended_list_price: decimal(list * line.quantity),
-            extended_sale_price: decimal(unit * line.quantity),
-            original_price: decimal(*list),
-            discount_amount: 0.0,
-            coupon_amount: 0.0,
-            options: [variant_options(product, variant), line.options].concat(),
+            list_price: decimal(line.list),
+            sale_price: decimal(line.unit),
+            extended_list_price: decimal(line.list * line.quantity),
+            extended_sale_price: decimal(line.unit * line.quantity),
+            original_price: decimal(line.list),
+            discount_amount: decimal(off.discount),
+            coupon_amount: decimal(off.coupon),
+            options: [variant_options(product, variant), options].concat(),
             available_to_sell: live.available_to_sell,
             low_stock: live.low_stock,
             sold_out: live.sold_out,
@@ -262,6 +320,8 @@ pub async fn render(
     }
     let empty = items.physical_items.is_empty() && items.digital_items.is_empty();
     let currency = Money::new(0, market.currency).currency;
+    // `apply_effects` caps every discount at what is left to pay, so this stays >= 0.
+    let cart_amount = special - discounts.total();
     Ok(CartView {
         id: (!empty).then(|| cart.id.clone()),
         customer_id: cart.customer_id.clone(),
@@ -269,9 +329,15 @@ pub async fn render(
         currency: CurrencyCode {
             code: currency.code().to_string(),
         },
-        cart_amount: decimal(special),
+        cart_amount: decimal(cart_amount),
         base_amount: decimal(base),
-        discount_amount: decimal(base - special),
+        discount_amount: decimal(base - cart_amount),
+        promotion_discount_amount: decimal(discounts.total()),
+        coupon_amount: decimal(
+            discounts.cart_coupon + discounts.lines.values().map(|l| l.coupon).sum::<i64>(),
+        ),
+        free_shipping: discounts.free_shipping,
+        promotions_enabled: state.promotions().is_some(),
         coupons: Vec::new(),
         line_items: items,
         total_item_count: count,
@@ -280,7 +346,7 @@ pub async fn render(
 
 /// Renders outside the write transaction, so the writer slot is held only for the decision and
 /// the writes. Another write between commit and render can only make the answer newer.
-pub(super) async fn render_after_commit(
+pub async fn render_after_commit(
     state: &AppState,
     market: &Market,
     cart: &CartRow,

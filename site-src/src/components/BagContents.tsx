@@ -96,6 +96,7 @@ function Line({ line, currency, prefix }: { line: LineItem; currency: string; pr
 export function BagContents({ inSidebar }: { inSidebar: boolean }): ReactElement {
   const cart = useShopStore((state) => state.cart.data);
   const loading = useShopStore((state) => state.cart.loading);
+  const syncing = useShopStore((state) => state.promotionsSyncing);
   const [checkingOut, setCheckingOut] = useState(false);
   const prefix = prefixOf(marketOf());
   const lines = cartLines(cart);
@@ -110,9 +111,9 @@ export function BagContents({ inSidebar }: { inSidebar: boolean }): ReactElement
     );
   }
   const currency = cart.currency.code;
-  const blocked = checkoutBlocked(cart, loading) || checkingOut;
+  const blocked = checkoutBlocked(cart, loading, syncing) || checkingOut;
   return (
-    <div className="bag" aria-busy={loading}>
+    <div className="bag" aria-busy={loading || syncing}>
       <ul className="bag__lines">
         {lines.map((line) => (
           <Line key={line.id} line={line} currency={currency} prefix={prefix} />

@@ -1,6 +1,6 @@
 // The bag sidebar ('SHOPPING BAG'), loaded only when first opened.
 import { useEffect, type ReactElement } from 'react';
-import { refreshBag } from '../lib/cart';
+import { openBag } from '../lib/promotions';
 import { store } from '../lib/store';
 import { BagContents } from './BagContents';
 import { Modal } from './Modal';
@@ -9,7 +9,7 @@ const close = (): void => store.getState().closePanel('bag');
 
 export default function BagSidebar(): ReactElement {
   useEffect(() => {
-    void refreshBag();
+    void openBag();
   }, []);
   return (
     <Modal title="SHOPPING BAG" variant="sidebar" onClose={close}>

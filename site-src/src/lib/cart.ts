@@ -109,9 +109,9 @@ export async function refreshBag(): Promise<void> {
   }
 }
 
-/** Checkout is blocked while any line is sold out (§5) or the cart is loading. */
-export function checkoutBlocked(cart: Cart | null, loading: boolean): boolean {
-  return loading || cartLines(cart).some((line) => line.sold_out);
+/** Checkout is blocked while any line is sold out (§5), the cart is loading or promotions sync. */
+export function checkoutBlocked(cart: Cart | null, loading: boolean, syncing = false): boolean {
+  return loading || syncing || cartLines(cart).some((line) => line.sold_out);
 }
 
 /** The option value of a line (Color/Design, Size, Length), or null. */

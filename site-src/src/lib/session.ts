@@ -23,6 +23,17 @@ function followAccountLinks(prefix: string): void {
   });
 }
 
+/** The bottom bar's Basket is marked disabled while a promotions sync is loading (§2). */
+function followPromotionsSync(): void {
+  store.subscribe((state, previous) => {
+    if (state.promotionsSyncing === previous.promotionsSyncing) return;
+    for (const link of Array.from(document.querySelectorAll('[data-bag-link]'))) {
+      if (state.promotionsSyncing) link.setAttribute('aria-disabled', 'true');
+      else link.removeAttribute('aria-disabled');
+    }
+  });
+}
+
 /**
  * Static controls that open a panel (bottom bar, header wishlist, locale button). Without
  * JavaScript they stay links or a <details> list. Account opens the login modal only when signed out.
@@ -40,6 +51,8 @@ function openFromStaticControl(event: MouseEvent): void {
   const opener = OPENERS.find(([selector]) => target?.closest(selector));
   if (opener === undefined || (opener[1] === 'login' && store.getState().customer.signedIn)) return;
   event.preventDefault();
+  // §2: the Basket is disabled (and does nothing) while a promotions sync is loading.
+  if (opener[1] === 'bag' && store.getState().promotionsSyncing) return;
   store.getState().openPanel(opener[1]);
 }
 
@@ -72,6 +85,7 @@ async function promptLocale(prefix: string): Promise<void> {
 export function startSession(prefix = ''): Promise<void> {
   started ??= (async () => {
     followAccountLinks(prefix);
+    followPromotionsSync();
     followScroll();
     document.addEventListener('click', openFromStaticControl);
     // The static panel buttons work from here on (browser tests wait for this mark).

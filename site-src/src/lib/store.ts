@@ -68,6 +68,8 @@ export interface Cart {
   base_amount: number;
   line_items: { physical_items: LineItem[]; digital_items: LineItem[] };
   total_item_count: number;
+  /** The API syncs this bag with the promotions engine when it opens (feature flag on). */
+  promotions_enabled?: boolean;
 }
 
 export interface Customer {
@@ -112,6 +114,8 @@ export type Panel = 'bag' | 'wishlist' | 'search' | 'locale' | 'login' | 'added'
 
 export interface StoreState {
   cart: { data: Cart | null; count: number; loading: boolean };
+  /** A promotions sync is running (§2, §5): the bag icons and the bag's Checkout are disabled. */
+  promotionsSyncing: boolean;
   customer: { signedIn: boolean; profile: Customer | null };
   wishlist: { id: string | null; items: WishlistEntry[]; loaded: boolean };
   notifications: Notification[];
@@ -134,6 +138,7 @@ export interface StoreActions {
   setCart(cart: Cart | null): void;
   setCartCount(count: number): void;
   setCartLoading(loading: boolean): void;
+  setPromotionsSyncing(syncing: boolean): void;
   setSignedIn(signedIn: boolean): void;
   setCustomer(profile: Customer | null): void;
   setWishlist(id: string | null, items: WishlistEntry[]): void;
@@ -154,6 +159,7 @@ export type Store = StoreState & StoreActions;
 export function initialState(): StoreState {
   return {
     cart: { data: null, count: 0, loading: false },
+    promotionsSyncing: false,
     customer: { signedIn: false, profile: null },
     wishlist: { id: null, items: [], loaded: false },
     notifications: [],
@@ -178,6 +184,7 @@ export const store = createStore<Store>()((set) => ({
     set((state) => ({ cart: { ...state.cart, data: cart, count: cart?.total_item_count ?? 0 } })),
   setCartCount: (count) => set((state) => ({ cart: { ...state.cart, count: Math.max(0, Math.trunc(count)) } })),
   setCartLoading: (loading) => set((state) => ({ cart: { ...state.cart, loading } })),
+  setPromotionsSyncing: (promotionsSyncing) => set({ promotionsSyncing }),
   setSignedIn: (signedIn) => set((state) => ({ customer: { ...state.customer, signedIn } })),
   setCustomer: (profile) => set({ customer: { signedIn: profile !== null, profile } }),
   setWishlist: (id, items) => set({ wishlist: { id, items: [...items], loaded: true } }),

@@ -1,0 +1,585 @@
+//! Promotions: the feature flag and configuration of the outside promotions engine, the bag sync
+//! (`POST /cart/promotions`: the cart from the store, priced by the server, evaluated by the
+//! engine), and turning the engine's effects into discounts the cart view shows.
+
+pub mod client;
+
+use crate::AppState;
+use crate::cart::{CartRow, CartView, PricedLine, load_cart, priced_lines, render_after_commit};
+use crate::error::{ApiError, ApiResult, copy};
+use crate::json::StrictJson;
+use crate::session::Shopper;
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use client::{AdditionalCost, CartItem, CartItemAttributes, CustomerSession, Effect};
+use domain::market::Market;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::time::Duration;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The additional cost the session declares for delivery. The bag has no delivery method yet, so
+/// it is priced 0; an engine rule that discounts it is how the engine grants free shipping.
+pub const SHIPPING_COST: &str = "shipping";
+
+/// The promotions engine's settings (docs/api.md, "Promotions").
+#[derive(Debug, Clone)]
+pub struct PromotionsConfig {
+    /// §9: on only when the setting is the string `true`.
+    pub enabled: bool,
+    pub base_url: String,
+    pub api_key: String,
+    /// The engine's store integration id per market (§7 "Region to store mapping UK, EU, US").
+    pub store_uk: String,
+    pub store_eu: String,
+    pub store_us: String,
+    /// Whole-request timeout of each call to the engine.
+    pub timeout: Duration,
+}
+
+impl Default for PromotionsConfig {
+    fn default() -> Self {
+        PromotionsConfig {
+            enabled: false,
+            base_url: String::new(),
+            api_key: String::new(),
+            store_uk: String::new(),
+            store_eu: String::new(),
+            store_us: String::new(),
+            timeout: Duration::from_millis(DEFAULT_TIMEOUT_MS),
+        }
+    }
+}
+
+pub const DEFAULT_TIMEOUT_MS: u64 = 3000;
+/// A bag must open in human time even when the engine hangs.
+pub const MAX_TIMEOUT_MS: u64 = 30_000;
+
+/// §9: the flag is on if the setting is the string 'true' (or boolean true, which an environment
+/// variable cannot be). Anything else — `TRUE`, `1`, `yes`, unset — is off.
+pub fn flag_on(value: Option<&str>) -> bool {
+    value == Some("true")
+}
+
+impl PromotionsConfig {
+    /// Reads `PROMOTIONS_*` from the environment.
+    pub fn from_env() -> anyhow::Result<PromotionsConfig> {
+        PromotionsConfig::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// Reads the settings through `get` (the environment, or a map in tests). With the flag on,
+    /// every connection setting is required, so a half-configured engine fails at start-up and
+    /// not on a shopper's bag.
+    pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<PromotionsConfig> {
+        let enabled = flag_on(get("PROMOTIONS_ENABLED").as_deref());
+        let timeout_ms = match get("PROMOTIONS_TIMEOUT_MS").filter(|v| !v.trim().is_empty()) {
+            None => DEFAULT_TIMEOUT_MS,
+            Some(v) => match v.trim().parse::<u64>() {
+                Ok(ms) if (1..=MAX_TIMEOUT_MS).contains(&ms) => ms,
+                _ => anyhow::bail!(
+                    "PROMOTIONS_TIMEOUT_MS: must be a whole number of milliseconds from 1 to {MAX_TIMEOUT_MS}, not {v:?}"
+                ),
+            },
+        };
+        let mut config = PromotionsConfig {
+            enabled,
+            timeout: Duration::from_millis(timeout_ms),
+            ..PromotionsConfig::default()
+        };
+        if !enabled {
+            return Ok(config);
+        }
+        let required = |name: &str| -> anyhow::Result<String> {
+            match get(name).map(|v| v.trim().to_string()) {
+                Some(v) if !v.is_empty() => Ok(v),
+                _ => anyhow::bail!("{name}: required when PROMOTIONS_ENABLED is true"),
+            }
+        };
+        config.base_url = required("PROMOTIONS_BASE_URL")?;
+        config.api_key = required("PROMOTIONS_API_KEY")?;
+        config.store_uk = required("PROMOTIONS_STORE_UK")?;
+        config.store_eu = required("PROMOTIONS_STORE_EU")?;
+        config.store_us = required("PROMOTIONS_STORE_US")?;
+        Ok(config)
+    }
+
+    /// The engine's store for a market.
+    pub fn store_for(&self, market: &Market) -> &str {
+        match market.code {
+            "us" => &self.store_us,
+            "eu" => &self.store_eu,
+            _ => &self.store_uk,
+        }
+    }
+}
+
+// ---- effects -> discounts ------------------------------------------------------------------
+
+/// A line's discounts, minor units: from rules, and from rules a coupon triggered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineDiscount {
+    pub discount: i64,
+    pub coupon: i64,
+}
+
+/// What one evaluation granted, in minor units, clamped so nothing costs less than nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Discounts {
+    /// By cart item id (positions are only meaningful for the list that was sent).
+    pub lines: BTreeMap<String, LineDiscount>,
+    /// Cart-level discount (`setDiscount`), and the part of it a coupon triggered.
+    pub cart: i64,
+    pub cart_coupon: i64,
+    pub free_shipping: bool,
+}
+
+impl Discounts {
+    pub fn total(&self) -> i64 {
+        self.cart
+            + self
+                .lines
+                .values()
+                .map(|l| l.discount + l.coupon)
+                .sum::<i64>()
+    }
+}
+
+/// An engine money value (major units, decimal) in minor units; negative, absent or absurd
+/// values grant nothing.
+fn minor(value: &serde_json::Value) -> i64 {
+    match value.as_f64() {
+        Some(v) if v.is_finite() && v > 0.0 && v < 1e12 => (v * 100.0).round() as i64,
+        _ => 0,
+    }
+}
+
+/// Applies the engine's effects to the lines that were sent (`lines[i]` is position `i`):
+/// `setDiscountPerItem` by position (summed over sub-positions), `setDiscount` on the cart, a
+/// discounted shipping cost as free shipping. Every discount is capped at what is left to pay,
+/// so a misconfigured rule cannot make a line or the bag negative. Other effect types (messages,
+/// coupon acceptance, loyalty) change no price and are ignored.
+pub fn apply_effects(lines: &[PricedLine], effects: &[Effect]) -> Discounts {
+    let mut out = Discounts::default();
+    let mut left: Vec<i64> = lines.iter().map(|l| l.unit * l.quantity).collect();
+    let mut cart_wanted = (0i64, 0i64);
+    for effect in effects {
+        let coupon = effect
+            .triggered_by_coupon
+            .as_ref()
+            .is_some_and(|c| !c.is_null());
+        let value = minor(&effect.props["value"]);
+        match effect.effect_type.as_str() {
+            "setDiscountPerItem" => {
+                let Some(i) = effect.props["position"].as_u64().map(|p| p as usize) else {
+                    continue;
+                };
+                let (Some(line), Some(rest)) = (lines.get(i), left.get_mut(i)) else {
+                    continue;
+                };
+                let granted = value.min(*rest);
+                *rest -= granted;
+                let entry = out.lines.entry(line.item_id.clone()).or_default();
+                if coupon {
+                    entry.coupon += granted;
+                } else {
+                    entry.discount += granted;
+                }
+            }
+            "setDiscount" => {
+                if coupon {
+                    cart_wanted.1 += value;
+                } else {
+                    cart_wanted.0 += value;
+                }
+            }
+            "setDiscountPerAdditionalCost"
+                if effect.props["additionalCost"].as_str() == Some(SHIPPING_COST) =>
+            {
+                out.free_shipping = true;
+            }
+            _ => {}
+        }
+    }
+    // The cart-level discount comes off what the per-item discounts left.
+    let mut rest: i64 = left.iter().sum();
+    let plain = cart_wanted.0.min(rest);
+    rest -= plain;
+    let coupon = cart_wanted.1.min(rest);
+    out.cart = plain + coupon;
+    out.cart_coupon = coupon;
+    out
+}
+
+/// Identifies the priced bag an evaluation was made for. A stored evaluation applies only while
+/// the bag is exactly this (same lines, quantities and prices); any change shows the bag without
+/// it until the next sync, instead of a discount computed for another bag.
+pub fn fingerprint(market: &Market, lines: &[PricedLine]) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(market.code.as_bytes());
+    for l in lines {
+        h.update(format!("\n{}:{}:{}:{}", l.item_id, l.variant_id, l.quantity, l.unit).as_bytes());
+    }
+    h.finalize().to_hex().to_string()
+}
+
+/// The stored evaluation of a cart, when it was made for the bag as it is now.
+pub async fn stored_discounts(
+    conn: &mut sqlx::AnyConnection,
+    cart_id: &str,
+    fingerprint: &str,
+) -> ApiResult<Option<Discounts>> {
+    let row: Option<(String, String)> =
+        sqlx::query_as("SELECT fingerprint, discounts FROM cart_promotion WHERE cart_id = $1")
+            .bind(cart_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    match row {
+        Some((stored, json)) if stored == fingerprint => serde_json::from_str(&json)
+            .map(Some)
+            .map_err(|e| ApiError::Internal(anyhow::anyhow!("cart_promotion {cart_id}: {e}"))),
+        _ => Ok(None),
+    }
+}
+
+// ---- the sync endpoint ---------------------------------------------------------------------
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(sync_promotions))
+}
+
+/// The sync takes no input: the bag comes from the store and prices from the catalog, never
+/// from the client, so any field is refused.
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SyncPromotions {}
+
+fn disabled() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "promotions_disabled",
+        "Promotions are not enabled on this shop",
+    )
+}
+
+fn upstream(e: client::PromotionsError) -> ApiError {
+    ApiError::Upstream {
+        code: "promotions_unavailable",
+        message: format!("The promotions service failed: {e}"),
+    }
+}
+
+/// The engine's session id for a cart: a hash of the cart id, because the cart id is the
+/// shopper's bearer secret (the HttpOnly cookie) and must not leave the shop.
+pub fn session_id(cart_id: &str) -> String {
+    crate::store::token_hash(cart_id)
+}
+
+fn cart_items(lines: &[PricedLine]) -> Vec<CartItem> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(position, l)| CartItem {
+            name: l.name.clone(),
+            sku: l.sku.clone(),
+            quantity: l.quantity,
+            price: l.unit as f64 / 100.0,
+            position,
+            attributes: CartItemAttributes {
+                product_id: l.product_id,
+                tmp_variant_id: l.variant_id,
+            },
+        })
+        .collect()
+}
+
+async fn customer_email(state: &AppState, customer_id: Option<&str>) -> ApiResult<Option<String>> {
+    let Some(id) = customer_id else {
+        return Ok(None);
+    };
+    Ok(
+        sqlx::query_scalar("SELECT email FROM customer WHERE id = $1")
+            .bind(id)
+            .fetch_optional(state.db().pool())
+            .await?,
+    )
+}
+
+/// Evaluates the bag with the promotions engine (§4, opening the bag): the signed-in shopper's
+/// profile (created when the engine answers 408), the session with the bag's lines at the
+/// server's prices (a dry-run session when the engine answers 404), then the effects as
+/// discounts. Answers the cart with them applied; `cart_amount` is the discounted total.
+#[utoipa::path(post, path = "/cart/promotions", tag = "cart", params(("market" = Option<String>, Query)),
+    request_body = SyncPromotions,
+    responses((status = 200, body = CartView), (status = 404, body = crate::error::ErrorBody),
+              (status = 409, body = crate::error::ErrorBody, description = "promotions are off"),
+              (status = 502, body = crate::error::ErrorBody, description = "the promotions service failed")))]
+async fn sync_promotions(
+    State(state): State<AppState>,
+    shopper: Shopper,
+    StrictJson(_): StrictJson<SyncPromotions>,
+) -> ApiResult<Json<CartView>> {
+    let Some(engine) = state.promotions() else {
+        return Err(disabled());
+    };
+    let cart_id = shopper
+        .cart_cookie()?
+        .ok_or_else(|| ApiError::no_cart(copy::NO_CART))?;
+    let no_cart = || ApiError::no_cart(copy::NO_CART);
+    let (cart, lines) = {
+        let mut conn = state.db().pool().acquire().await?;
+        let cart = load_cart(&mut conn, state.db(), &shopper, &cart_id, false)
+            .await?
+            .ok_or_else(no_cart)?;
+        let lines: Vec<PricedLine> = priced_lines(&mut conn, &state, &shopper.market, &cart)
+            .await?
+            .into_iter()
+            .map(|(line, _)| line)
+            .collect();
+        (cart, lines)
+    };
+    // An empty bag has nothing to evaluate: no call.
+    if lines.is_empty() {
+        return Ok(Json(
+            render_after_commit(&state, &shopper.market, &cart).await?,
+        ));
+    }
+    // No connection or transaction is held while the engine answers.
+    let email = customer_email(&state, shopper.customer_id.as_deref()).await?;
+    let market = &shopper.market;
+    if let Some(email) = &email {
+        let attributes = serde_json::json!({ "locale": market.locale });
+        engine
+            .ensure_profile(email, attributes)
+            .await
+            .map_err(upstream)?;
+    }
+    let mut additional_costs = BTreeMap::new();
+    additional_costs.insert(SHIPPING_COST.to_string(), AdditionalCost { price: 0.0 });
+    let session = CustomerSession {
+        profile_id: email.unwrap_or_default(),
+        store_integration_id: state.config().promotions.store_for(market).to_string(),
+        state: "open",
+        cart_items: cart_items(&lines),
+        additional_costs,
+    };
+    let answer = engine
+        .sync_session(&session_id(&cart.id), &session)
+        .await
+        .map_err(upstream)?;
+    let discounts = apply_effects(&lines, &answer.effects);
+    save(
+        &state,
+        &shopper,
+        &cart,
+        &fingerprint(market, &lines),
+        &discounts,
+    )
+    .await?;
+    Ok(Json(render_after_commit(&state, market, &cart).await?))
+}
+
+/// Keeps the evaluation with the fingerprint of the bag it was made for. If the bag changed
+/// while the engine was answering, the fingerprint no longer matches and the view ignores it.
+async fn save(
+    state: &AppState,
+    shopper: &Shopper,
+    cart: &CartRow,
+    fingerprint: &str,
+    discounts: &Discounts,
+) -> ApiResult<()> {
+    let json = serde_json::to_string(discounts).map_err(anyhow::Error::from)?;
+    let mut tx = state.db().write().await?;
+    if load_cart(&mut tx, state.db(), shopper, &cart.id, true)
+        .await?
+        .is_none()
+    {
+        return Err(ApiError::no_cart(copy::NO_CART));
+    }
+    // Delete-then-insert: the one upsert both databases spell the same way.
+    sqlx::query("DELETE FROM cart_promotion WHERE cart_id = $1")
+        .bind(&cart.id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "INSERT INTO cart_promotion (cart_id, fingerprint, discounts, synced_at) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(&cart.id)
+    .bind(fingerprint)
+    .bind(json)
+    .bind(state.now())
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn line(id: &str, unit: i64, quantity: i64) -> PricedLine {
+        PricedLine {
+            item_id: id.into(),
+            product_id: 1,
+            variant_id: 2,
+            sku: "S".into(),
+            name: "N".into(),
+            quantity,
+            list: unit,
+            unit,
+        }
+    }
+
+    fn effect(kind: &str, props: serde_json::Value, coupon: bool) -> Effect {
+        Effect {
+            effect_type: kind.into(),
+            props,
+            triggered_by_coupon: coupon.then(|| json!(42)),
+        }
+    }
+
+    #[test]
+    fn the_flag_is_on_only_for_the_string_true() {
+        assert!(flag_on(Some("true")));
+        for off in [
+            None,
+            Some(""),
+            Some("TRUE"),
+            Some("True"),
+            Some("1"),
+            Some("yes"),
+            Some(" true"),
+        ] {
+            assert!(!flag_on(off), "{off:?}");
+        }
+    }
+
+    #[test]
+    fn an_enabled_engine_needs_every_setting() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let off = PromotionsConfig::from_vars(vars(&[("PROMOTIONS_ENABLED", "yes")])).unwrap();
+        assert!(!off.enabled);
+        let e = PromotionsConfig::from_vars(vars(&[
+            ("PROMOTIONS_ENABLED", "true"),
+            ("PROMOTIONS_BASE_URL", "http://x"),
+        ]))
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "PROMOTIONS_API_KEY: required when PROMOTIONS_ENABLED is true"
+        );
+        let on = PromotionsConfig::from_vars(vars(&[
+            ("PROMOTIONS_ENABLED", "true"),
+            ("PROMOTIONS_BASE_URL", "http://x"),
+            ("PROMOTIONS_API_KEY", "k"),
+            ("PROMOTIONS_STORE_UK", "uk-store"),
+            ("PROMOTIONS_STORE_EU", "eu-store"),
+            ("PROMOTIONS_STORE_US", "us-store"),
+            ("PROMOTIONS_TIMEOUT_MS", "1500"),
+        ]))
+        .unwrap();
+        assert!(on.enabled);
+        assert_eq!(on.timeout, Duration::from_millis(1500));
+        assert_eq!(on.store_for(&domain::market::MARKETS[1]), on.store_us);
+        let e = PromotionsConfig::from_vars(vars(&[("PROMOTIONS_TIMEOUT_MS", "0")])).unwrap_err();
+        assert!(e.to_string().starts_with("PROMOTIONS_TIMEOUT_MS:"), "{e}");
+    }
+
+    #[test]
+    fn per_item_discounts_land_on_their_position_and_are_capped() {
+        let lines = [line("a", 1000, 2), line("b", 500, 1)];
+        let d = apply_effects(
+            &lines,
+            &[
+                effect(
+                    "setDiscountPerItem",
+                    json!({"position": 0, "subPosition": 0, "value": 2.5}),
+                    false,
+                ),
+                effect(
+                    "setDiscountPerItem",
+                    json!({"position": 0, "subPosition": 1, "value": 2.5}),
+                    false,
+                ),
+                effect(
+                    "setDiscountPerItem",
+                    json!({"position": 1, "value": 9.99}),
+                    true,
+                ),
+                effect(
+                    "setDiscountPerItem",
+                    json!({"position": 7, "value": 1}),
+                    false,
+                ),
+                effect(
+                    "setDiscountPerItem",
+                    json!({"position": 1, "value": -3}),
+                    false,
+                ),
+            ],
+        );
+        assert_eq!(
+            d.lines["a"],
+            LineDiscount {
+                discount: 500,
+                coupon: 0
+            }
+        );
+        // 9.99 off a 5.00 line: capped at 5.00.
+        assert_eq!(
+            d.lines["b"],
+            LineDiscount {
+                discount: 0,
+                coupon: 500
+            }
+        );
+        assert_eq!(d.total(), 1000);
+    }
+
+    #[test]
+    fn the_cart_discount_comes_off_what_is_left() {
+        let lines = [line("a", 1000, 1)];
+        let d = apply_effects(
+            &lines,
+            &[
+                effect(
+                    "setDiscountPerItem",
+                    json!({"position": 0, "value": 4}),
+                    false,
+                ),
+                effect("setDiscount", json!({"name": "10 off", "value": 3}), false),
+                effect("setDiscount", json!({"value": 100}), true),
+                effect("showNotification", json!({"title": "hi"}), false),
+                effect(
+                    "setDiscountPerAdditionalCost",
+                    json!({"additionalCost": "shipping", "value": 0}),
+                    false,
+                ),
+            ],
+        );
+        assert_eq!(d.cart, 600);
+        assert_eq!(d.cart_coupon, 300);
+        assert!(d.free_shipping);
+        assert_eq!(d.total(), 1000);
+    }
+
+    #[test]
+    fn a_fingerprint_changes_with_quantity_or_price() {
+        let m = &domain::market::MARKETS[0];
+        let a = fingerprint(m, &[line("a", 1000, 1)]);
+        assert_eq!(a, fingerprint(m, &[line("a", 1000, 1)]));
+        assert_ne!(a, fingerprint(m, &[line("a", 1000, 2)]));
+        assert_ne!(a, fingerprint(m, &[line("a", 900, 1)]));
+    }
+}
