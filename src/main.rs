@@ -40,6 +40,8 @@ enum Command {
     Import(cmd::import::Args),
     /// Measure webhook-to-live time under the rebuild daemon on a synthetic catalog.
     BenchWebhook(cmd::bench_webhook::Args),
+    /// Measure save-to-browser-reload time of `storefront dev` on a synthetic catalog.
+    BenchDev(cmd::bench_dev::Args),
     /// Load-test the API (release build, SQLite, loopback) and report throughput and latency.
     BenchApi(cmd::bench_api::Args),
     /// Measure the search index build and the search and listing endpoints on a synthetic catalog.
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Command::Import(args) => cmd::import::run(args),
         Command::BenchSearch(args) => cmd::bench_search::run(args),
         Command::BenchWebhook(args) => cmd::bench_webhook::run(args),
+        Command::BenchDev(args) => cmd::bench_dev::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

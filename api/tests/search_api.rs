@@ -26,7 +26,11 @@ fn build_index(cache: &Path, catalog: &Catalog) {
 }
 
 fn sample_catalog() -> Catalog {
-    std::sync::Arc::unwrap_or_clone(generator::load::load_export(Path::new(SAMPLE)).unwrap().catalog)
+    std::sync::Arc::unwrap_or_clone(
+        generator::load::load_export(Path::new(SAMPLE))
+            .unwrap()
+            .catalog,
+    )
 }
 
 async fn start(backend: Backend, cache: &Path) -> TestApi {

@@ -8,8 +8,8 @@ use crate::load::{Inputs, load_export};
 use crate::output::{IoError, NewGeneration, OutputDirs, Publish, hex, io_err, new_manifest};
 use crate::plan::{Page, PlanInputs, plan};
 use crate::render::{TemplateError, Templates};
-use crate::seo;
 use crate::search_index::SearchMemo;
+use crate::seo;
 use crate::site::{Digest, SiteModel};
 use domain::catalog::Catalog;
 use domain::error::LoadErrors;
@@ -152,9 +152,12 @@ fn text_output<'a>(path: String, text: String) -> Planned<'a> {
 pub struct BuildMemo {
     site: Option<(Arc<Catalog>, Arc<SiteModel>)>,
     search: SearchMemo,
-    /// (bundle manifest, media dir) → the files copied from them.
-    copied: Option<((Vec<u8>, Option<PathBuf>), Vec<CopiedFile>)>,
+    /// The files copied from the bundles and media of `CopiedKey`.
+    copied: Option<(CopiedKey, Vec<CopiedFile>)>,
 }
+
+/// The bundle manifest and the media directory the copied files were listed from.
+type CopiedKey = (Vec<u8>, Option<PathBuf>);
 
 #[derive(Clone)]
 struct CopiedFile {
@@ -399,7 +402,13 @@ pub fn build_with_memo(
     phases.mark("compare");
     if previous.is_some() && changed_count == 0 && deleted.is_empty() {
         // The pages are current; the index is brought up to date on its own (it may be missing).
-        report.search = crate::search_index::update(&opts.cache_dir, catalog, content, &site, &mut memo.search)?;
+        report.search = crate::search_index::update(
+            &opts.cache_dir,
+            catalog,
+            content,
+            &site,
+            &mut memo.search,
+        )?;
         phases.mark("search index");
         report.unchanged = planned.len();
         report.elapsed = started.elapsed();
@@ -456,7 +465,8 @@ pub fn build_with_memo(
     phases.mark("render and write");
     // Indexed after every page rendered and before the site goes live, so a failed render leaves
     // both the site and the index as they were.
-    report.search = crate::search_index::update(&opts.cache_dir, catalog, content, &site, &mut memo.search)?;
+    report.search =
+        crate::search_index::update(&opts.cache_dir, catalog, content, &site, &mut memo.search)?;
     phases.mark("search index");
     let name = generation.name.clone();
     match (overlay, &previous) {

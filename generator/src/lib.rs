@@ -18,5 +18,7 @@ pub mod search_index;
 pub mod seo;
 pub mod site;
 
-pub use build::{BuildError, BuildMemo, BuildOptions, BuildReport, build, build_loaded_as, build_with_memo};
+pub use build::{
+    BuildError, BuildMemo, BuildOptions, BuildReport, build, build_loaded_as, build_with_memo,
+};
 pub use output::{LiveView, Publish};

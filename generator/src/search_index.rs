@@ -216,13 +216,14 @@ pub fn update(
     let [r0, r1, r2] = records;
     let [f0, f1, f2] = fingerprints;
     let [c0, c1, c2] = curated;
-    let indexed = [(r0, f0, c0), (r1, f1, c1), (r2, f2, c2)].map(|(records, fingerprints, curated)| {
-        Indexed {
-            records,
-            fingerprints,
-            curated,
-        }
-    });
+    let indexed =
+        [(r0, f0, c0), (r1, f1, c1), (r2, f2, c2)].map(|(records, fingerprints, curated)| {
+            Indexed {
+                records,
+                fingerprints,
+                curated,
+            }
+        });
     memo.last = Some((catalog.clone(), indexed));
     Ok(updates)
 }

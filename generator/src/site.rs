@@ -60,7 +60,9 @@ pub fn same_structure(old: &Catalog, new: &Catalog) -> bool {
     old.products.len() == new.products.len()
         && old.products.iter().zip(&new.products).all(|(a, b)| {
             Arc::ptr_eq(a, b)
-                || (a.id == b.id && a.categories == b.categories && featured_key(a) == featured_key(b))
+                || (a.id == b.id
+                    && a.categories == b.categories
+                    && featured_key(a) == featured_key(b))
         })
         && digest_of(&old.categories) == digest_of(&new.categories)
         && digest_of(&old.collections) == digest_of(&new.collections)

@@ -125,8 +125,10 @@ pub fn run(args: Args) -> Result<()> {
         // notify reports absolute paths.
         let island_sources = std::fs::canonicalize(&args.island_sources)
             .unwrap_or_else(|_| args.island_sources.clone());
+        // Short: an editor's save is one or two events within a few milliseconds, and every
+        // millisecond here is one the save waits for its reload.
         let mut debouncer = new_debouncer(
-            Duration::from_millis(120),
+            Duration::from_millis(40),
             None,
             move |result: DebounceEventResult| {
                 let Ok(events) = result else { return };

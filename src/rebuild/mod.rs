@@ -14,9 +14,9 @@ pub mod source;
 use api::webhooks::events::Change;
 use api::webhooks::{ChangeSink, Origin};
 use generator::bundles::Bundles;
+use generator::load::Inputs;
 use generator::output::{OutputDirs, compact, prune_except};
 use generator::render::Templates;
-use generator::load::Inputs;
 use generator::{BuildMemo, BuildOptions, LiveView, Publish};
 use model::{Fresh, SourceModel};
 use serde::Serialize;
@@ -66,6 +66,9 @@ pub struct Timing {
     pub burst_quiet: Duration,
     /// ...or this long after its first delivery, whichever comes first.
     pub max_batch: Duration,
+    /// A batch that opens with a dev file save closes after this long without another: the file
+    /// watcher has already waited for the save to settle.
+    pub save_quiet: Duration,
     /// Waits before refetching items the source still served in their old version.
     pub stale_retries: Vec<Duration>,
     /// Idle time before overlay layers are compacted into a full generation.
@@ -78,6 +81,7 @@ impl Default for Timing {
             quiet: Duration::from_millis(60),
             burst_quiet: Duration::from_millis(300),
             max_batch: Duration::from_secs(1),
+            save_quiet: Duration::from_millis(5),
             stale_retries: [100, 200, 400, 800].map(Duration::from_millis).to_vec(),
             compact_after: Duration::from_secs(5),
         }
@@ -349,11 +353,14 @@ impl Worker {
                 deliveries: 0,
                 first_received: Instant::now(),
             };
+            let save = matches!(first, Msg::Reload { .. });
             batch.add(first);
             let opened = Instant::now();
             while let Some(left) = self.timing.max_batch.checked_sub(opened.elapsed()) {
                 let quiet = if batch.deliveries > 1 {
                     self.timing.burst_quiet
+                } else if save {
+                    self.timing.save_quiet
                 } else {
                     self.timing.quiet
                 };

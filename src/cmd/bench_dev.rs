@@ -1,0 +1,170 @@
+//! `storefront bench-dev`: on a synthetic catalog, runs the real `storefront dev` (a child
+//! process) and measures how long a saved content page takes to reach the browser: from writing
+//! the content file until the live-reload event arrives on the page's event stream, and until the
+//! reloaded page (fetched as the browser's reload fetches it) shows the change.
+
+use anyhow::{Context, Result, bail};
+use clap::Args as ClapArgs;
+use generator::fixtures::{FixtureOptions, write_fixtures};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Catalog size (products).
+    #[arg(long, default_value_t = 10_000)]
+    pub products: usize,
+    /// Saves measured.
+    #[arg(long, default_value_t = 5)]
+    pub rounds: usize,
+    /// Scratch directory (deleted and recreated).
+    #[arg(long, default_value = "content-cache/bench-dev")]
+    pub dir: PathBuf,
+    /// Address the dev server listens on.
+    #[arg(long, default_value = "127.0.0.1:18180")]
+    pub addr: std::net::SocketAddr,
+}
+
+/// The page the edit shows on, and the content item behind it.
+const PAGE: &str = "/about-us/";
+const ITEM: &str = "uk-about-us";
+/// tower-livereload's event stream (the script it injects into every page listens here).
+const EVENTS: &str = "/_tower-livereload/event-stream";
+
+/// Stops the dev server however the benchmark ends.
+struct Server(Child);
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let _ = std::fs::remove_dir_all(&args.dir);
+    let export = args.dir.join("export");
+    write_fixtures(
+        &export,
+        &FixtureOptions {
+            products: args.products,
+            seed: 7,
+            colours_per_product: 4,
+        },
+    )
+    .context("writing fixtures")?;
+    let started = Instant::now();
+    let server = Server(
+        Command::new(std::env::current_exe()?)
+            .arg("dev")
+            .arg("--export")
+            .arg(&export)
+            .arg("--out")
+            .arg(args.dir.join("public"))
+            .arg("--cache")
+            .arg(args.dir.join("cache"))
+            .arg("--addr")
+            .arg(args.addr.to_string())
+            .stdout(Stdio::null())
+            .spawn()
+            .context("starting storefront dev")?,
+    );
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async move {
+        while storefront::loopback::request(args.addr, "GET", "/api/health", &[], b"")
+            .await
+            .is_err()
+        {
+            if started.elapsed() > Duration::from_secs(600) {
+                bail!("storefront dev did not come up within 600 s");
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        println!(
+            "storefront dev up on {} products in {:.1}s (first build included)",
+            args.products,
+            started.elapsed().as_secs_f64()
+        );
+        println!("| round | save → reload event | save → reloaded page shows the change |");
+        println!("|---|---|---|");
+        let file = export.join("content/uk.json");
+        for round in 0..args.rounds {
+            let mut events = open_events(args.addr).await?;
+            // Let the watcher settle after the previous round's rebuild.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let marker = format!("bench-dev-title-{round}");
+            let mut doc: Value = serde_json::from_slice(&std::fs::read(&file)?)?;
+            let item = doc["responses"]
+                .as_array_mut()
+                .and_then(|r| {
+                    r.iter_mut()
+                        .find(|r| r["content"]["_meta"]["deliveryId"] == ITEM)
+                })
+                .context("the synthetic content has no about-us page")?;
+            item["content"]["pageTitle"] = json!(marker.clone());
+            let bytes = serde_json::to_vec(&doc)?;
+            let saved = Instant::now();
+            std::fs::write(&file, bytes)?;
+            wait_for_reload(&mut events).await?;
+            let reload = saved.elapsed();
+            let (status, html) =
+                storefront::loopback::request(args.addr, "GET", PAGE, &[], b"").await?;
+            if status != 200 || !html.contains(&marker) {
+                bail!("after the reload event {PAGE} answered {status} without the change");
+            }
+            println!(
+                "| {} | {:.0} ms | {:.0} ms |",
+                round + 1,
+                reload.as_secs_f64() * 1000.0,
+                saved.elapsed().as_secs_f64() * 1000.0
+            );
+        }
+        anyhow::Ok(())
+    })?;
+    drop(server);
+    Ok(())
+}
+
+type Events = BufReader<tokio::net::TcpStream>;
+
+/// Opens the live-reload event stream as the page's script does, and reads past its headers.
+async fn open_events(addr: std::net::SocketAddr) -> Result<Events> {
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
+    stream
+        .write_all(
+            format!("GET {EVENTS} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n")
+                .as_bytes(),
+        )
+        .await?;
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).await? == 0 {
+            bail!("the live-reload stream closed before its headers ended");
+        }
+        if line == "\r\n" {
+            return Ok(reader);
+        }
+    }
+}
+
+async fn wait_for_reload(events: &mut Events) -> Result<()> {
+    let mut line = String::new();
+    let deadline = Duration::from_secs(120);
+    tokio::time::timeout(deadline, async {
+        loop {
+            line.clear();
+            if events.read_line(&mut line).await? == 0 {
+                bail!("the live-reload stream closed");
+            }
+            if line.trim_end() == "event: reload" {
+                return Ok(());
+            }
+        }
+    })
+    .await
+    .context("no reload event within 120 s")?
+}
