@@ -3,10 +3,9 @@
 //! the content file until the live-reload event arrives on the page's event stream, and until the
 //! reloaded page (fetched as the browser's reload fetches it) shows the change.
 
+use super::bench_webhook::{ABOUT_US_FILE, about_us_titled, synthetic_export};
 use anyhow::{Context, Result, bail};
 use clap::Args as ClapArgs;
-use generator::fixtures::{FixtureOptions, write_fixtures};
-use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -28,9 +27,8 @@ pub struct Args {
     pub addr: std::net::SocketAddr,
 }
 
-/// The page the edit shows on, and the content item behind it.
+/// The page the edit shows on (the about-us content item).
 const PAGE: &str = "/about-us/";
-const ITEM: &str = "uk-about-us";
 /// tower-livereload's event stream (the script it injects into every page listens here).
 const EVENTS: &str = "/_tower-livereload/event-stream";
 
@@ -44,17 +42,7 @@ impl Drop for Server {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let _ = std::fs::remove_dir_all(&args.dir);
-    let export = args.dir.join("export");
-    write_fixtures(
-        &export,
-        &FixtureOptions {
-            products: args.products,
-            seed: 7,
-            colours_per_product: 4,
-        },
-    )
-    .context("writing fixtures")?;
+    let export = synthetic_export(&args.dir, args.products)?;
     let started = Instant::now();
     let server = Server(
         Command::new(std::env::current_exe()?)
@@ -89,22 +77,13 @@ pub fn run(args: Args) -> Result<()> {
         );
         println!("| round | save → reload event | save → reloaded page shows the change |");
         println!("|---|---|---|");
-        let file = export.join("content/uk.json");
+        let file = export.join(ABOUT_US_FILE);
         for round in 0..args.rounds {
             let mut events = open_events(args.addr).await?;
             // Let the watcher settle after the previous round's rebuild.
             tokio::time::sleep(Duration::from_millis(500)).await;
             let marker = format!("bench-dev-title-{round}");
-            let mut doc: Value = serde_json::from_slice(&std::fs::read(&file)?)?;
-            let item = doc["responses"]
-                .as_array_mut()
-                .and_then(|r| {
-                    r.iter_mut()
-                        .find(|r| r["content"]["_meta"]["deliveryId"] == ITEM)
-                })
-                .context("the synthetic content has no about-us page")?;
-            item["content"]["pageTitle"] = json!(marker.clone());
-            let bytes = serde_json::to_vec(&doc)?;
+            let bytes = about_us_titled(&export, &marker)?;
             let saved = Instant::now();
             std::fs::write(&file, bytes)?;
             wait_for_reload(&mut events).await?;

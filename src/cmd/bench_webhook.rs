@@ -101,19 +101,44 @@ async fn measure(
     ))
 }
 
-pub fn run(args: Args) -> Result<()> {
-    let _ = std::fs::remove_dir_all(&args.dir);
-    let export = args.dir.join("export");
-    let started = Instant::now();
+/// Empties `dir` and writes a synthetic export of `products` products to `{dir}/export`, the
+/// same for the webhook and the dev benchmarks.
+pub fn synthetic_export(dir: &Path, products: usize) -> Result<PathBuf> {
+    let _ = std::fs::remove_dir_all(dir);
+    let export = dir.join("export");
     write_fixtures(
         &export,
         &FixtureOptions {
-            products: args.products,
+            products,
             seed: 7,
             colours_per_product: 4,
         },
     )
     .context("writing fixtures")?;
+    Ok(export)
+}
+
+/// The UK content file of a synthetic export with the about-us page titled `title`, serialised
+/// (to be written when the benchmark starts its clock).
+pub fn about_us_titled(export: &Path, title: &str) -> Result<Vec<u8>> {
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(export.join(ABOUT_US_FILE))?)?;
+    let item = doc["responses"]
+        .as_array_mut()
+        .and_then(|r| {
+            r.iter_mut()
+                .find(|r| r["content"]["_meta"]["deliveryId"] == ABOUT_US_ITEM)
+        })
+        .context("the synthetic content has no about-us page")?;
+    item["content"]["pageTitle"] = json!(title);
+    Ok(serde_json::to_vec(&doc)?)
+}
+
+pub const ABOUT_US_FILE: &str = "content/uk.json";
+pub const ABOUT_US_ITEM: &str = "uk-about-us";
+
+pub fn run(args: Args) -> Result<()> {
+    let started = Instant::now();
+    let export = synthetic_export(&args.dir, args.products)?;
     println!(
         "{} products written in {:.1}s",
         args.products,
@@ -196,11 +221,7 @@ pub fn run(args: Args) -> Result<()> {
         }
         for round in 0..args.rounds {
             let marker = format!("bench-title-{round}");
-            edit(&export.join("content/uk.json"), |doc| {
-                if let Some(item) = doc["responses"].as_array_mut().and_then(|r| r.iter_mut().find(|r| r["content"]["_meta"]["deliveryId"] == "uk-about-us")) {
-                    item["content"]["pageTitle"] = json!(marker.clone());
-                }
-            })?;
+            std::fs::write(export.join(ABOUT_US_FILE), about_us_titled(&export, &marker)?)?;
             let body = serde_json::to_vec(&json!({"name": "dynamic-content.content-item.updated", "payload": {"id": "uk-about-us", "round": round}}))?;
             let sig = api::webhooks::signature::sign(SECRET.as_bytes(), &body);
             let (wall, daemon_ms, detail) = measure(
