@@ -5,8 +5,10 @@ use crate::bundles::{BundleError, Bundles};
 use crate::context::Shared;
 use crate::input_digest;
 use crate::load::{Inputs, load_export};
-use crate::output::{IoError, NewGeneration, OutputDirs, Publish, hex, io_err, new_manifest};
-use crate::plan::{Page, PlanInputs, plan};
+use crate::output::{
+    IoError, KnownManifest, NewGeneration, OutputDirs, Publish, hex, io_err, new_manifest,
+};
+use crate::plan::{Page, PlanInputs, PlanMemo, plan_reusing};
 use crate::render::{TemplateError, Templates};
 use crate::search_index::SearchMemo;
 use crate::seo;
@@ -154,6 +156,9 @@ pub struct BuildMemo {
     search: SearchMemo,
     /// The files copied from the bundles and media of `CopiedKey`.
     copied: Option<(CopiedKey, Vec<CopiedFile>)>,
+    /// The manifest of the live tree, as last published.
+    manifest: KnownManifest,
+    plan: PlanMemo,
 }
 
 /// The bundle manifest and the media directory the copied files were listed from.
@@ -304,15 +309,19 @@ pub fn build_with_memo(
         h.update(&serde_json::to_vec(&content.markets[mi].slots).unwrap_or_default());
         *h.finalize().as_bytes()
     });
-    let pages = plan(&PlanInputs {
-        catalog,
-        content,
-        site: &site,
-        global,
-    })
+    let pages = plan_reusing(
+        &PlanInputs {
+            catalog,
+            content,
+            site: &site,
+            global,
+        },
+        &mut memo.plan,
+    )
     .map_err(BuildError::Load)?;
     phases.mark("plan");
     let shared = Shared::new(catalog, content, &site, bundles, templates);
+    phases.mark("shared fragments");
 
     let mut planned: Vec<Planned> = pages
         .iter()
@@ -322,6 +331,7 @@ pub fn build_with_memo(
             source: Source::Page(p),
         })
         .collect();
+    phases.mark("page outputs");
     let base = &catalog.store.base_url;
     let sitemaps = seo::plan_sitemaps(
         pages
@@ -341,6 +351,7 @@ pub fn build_with_memo(
             source: Source::Sitemap(file),
         });
     }
+    phases.mark("sitemaps");
     planned.push(text_output("robots.txt".into(), seo::robots(base)));
     planned.push(text_output(
         "_redirects".into(),
@@ -375,7 +386,7 @@ pub fn build_with_memo(
         public: opts.public_dir.clone(),
         cache: opts.cache_dir.clone(),
     };
-    let previous = dirs.previous();
+    let previous = dirs.previous_known(&mut memo.manifest);
     let old_files = previous.as_ref().map(|(m, _)| &m.files);
     let unchanged = |p: &Planned| {
         old_files
@@ -471,13 +482,18 @@ pub fn build_with_memo(
     let name = generation.name.clone();
     match (overlay, &previous) {
         (true, Some((previous_manifest, _))) => {
-            report.layer = Some(generation.publish_overlay(&dirs, previous_manifest, new_files)?);
+            let (layer, manifest) =
+                generation.publish_overlay(&dirs, previous_manifest, new_files)?;
+            memo.manifest.wrote(&dirs, manifest);
+            report.layer = Some(layer);
             phases.mark("publish");
             // Superseded layers are pruned by the daemon, which knows which views are served.
             report.elapsed = started.elapsed();
         }
         _ => {
-            generation.publish(&dirs, &new_manifest(&name, new_files))?;
+            let manifest = new_manifest(&name, new_files);
+            generation.publish(&dirs, &manifest)?;
+            memo.manifest.wrote(&dirs, manifest);
             phases.mark("publish");
             // The new site is live now; removing superseded generations is cleanup, timed on
             // its own.

@@ -9,6 +9,7 @@ use domain::market::{MARKETS, Market};
 use domain::url::{collection_path, product_path};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Client-side screens: a static shell page each, filled by islands.
 pub struct ShellScreen {
@@ -259,23 +260,140 @@ pub fn file_for(url_path: &str) -> String {
 
 /// What every page of a market depends on: templates, bundles, settings and the layout slots.
 pub struct PlanInputs<'a> {
-    pub catalog: &'a Catalog,
+    pub catalog: &'a Arc<Catalog>,
     pub content: &'a Content,
     pub site: &'a SiteModel,
     pub global: [Digest; 3],
 }
 
 pub fn plan(inputs: &PlanInputs) -> Result<Vec<Page>, LoadErrors> {
-    let deps = ItemDeps::new(inputs.catalog, inputs.site);
-    let per_market: Vec<Vec<Page>> = MARKETS
+    plan_reusing(inputs, &mut PlanMemo::default())
+}
+
+/// What a daemon keeps from one plan for the next: the catalog it was made from, what each item's
+/// pages depend on, and each market's pages of products. A content change then re-plans no
+/// product page, and a change to one product re-plans that product's pages (and those that
+/// show it), reusing the other pages as they were.
+#[derive(Default)]
+pub struct PlanMemo {
+    last: Option<LastPlan>,
+}
+
+struct LastPlan {
+    catalog: Arc<Catalog>,
+    global: [Digest; 3],
+    deps: ItemDeps,
+    /// Per market, every product's pages (one per colourway), in catalog order.
+    product_pages: [Vec<Page>; 3],
+    /// Where each product's pages start in `product_pages[_]` (the same in every market).
+    product_start: Vec<usize>,
+}
+
+/// `plan`, reusing the pages that `memo` holds from the previous plan where they cannot have
+/// changed, and keeping this plan's for the next.
+pub fn plan_reusing(inputs: &PlanInputs, memo: &mut PlanMemo) -> Result<Vec<Page>, LoadErrors> {
+    let last = memo.last.take();
+    // Product indexes only mean the same product in a catalog of the same structure.
+    let last = last.filter(|l| {
+        Arc::ptr_eq(&l.catalog, inputs.catalog)
+            || crate::site::same_structure(&l.catalog, inputs.catalog)
+    });
+    let deps = ItemDeps::reusing(
+        inputs.catalog,
+        inputs.site,
+        last.as_ref().map(|l| (&*l.catalog, &l.deps)),
+    );
+    let product_start = product_starts(inputs.catalog);
+    let per_market: Vec<(Vec<Page>, Vec<Page>)> = MARKETS
         .par_iter()
         .enumerate()
-        .map(|(mi, market)| plan_market(inputs, &deps, mi, market))
+        .map(|(mi, market)| {
+            let reuse = last
+                .as_ref()
+                .filter(|l| l.global[mi] == inputs.global[mi])
+                .map(|l| ReusableProducts {
+                    deps: &l.deps.products,
+                    pages: &l.product_pages[mi],
+                    start: &l.product_start,
+                });
+            let products = plan_products(inputs, &deps, market, reuse);
+            (plan_market(inputs, &deps, mi, market, &products), products)
+        })
         .collect();
-    let pages = per_market.concat();
+    let mut pages = Vec::with_capacity(per_market.iter().map(|(p, _)| p.len()).sum());
+    let mut product_pages: Vec<Vec<Page>> = Vec::with_capacity(3);
+    for (market_pages, products) in per_market {
+        pages.extend(market_pages);
+        product_pages.push(products);
+    }
     check_paths(&pages, inputs.content)?;
     warn_unplaced_headers(inputs);
+    if let Ok(product_pages) = <[Vec<Page>; 3]>::try_from(product_pages) {
+        memo.last = Some(LastPlan {
+            catalog: inputs.catalog.clone(),
+            global: inputs.global,
+            deps,
+            product_pages,
+            product_start,
+        });
+    }
     Ok(pages)
+}
+
+/// Where each product's pages start in a market's product pages.
+fn product_starts(catalog: &Catalog) -> Vec<usize> {
+    let mut at = 0;
+    catalog
+        .products
+        .iter()
+        .map(|p| {
+            let start = at;
+            at += p.colourways.len();
+            start
+        })
+        .collect()
+}
+
+/// A market's product pages from the previous plan, with what they were planned from.
+#[derive(Clone, Copy)]
+struct ReusableProducts<'a> {
+    deps: &'a [Digest],
+    pages: &'a [Page],
+    start: &'a [usize],
+}
+
+/// Every product page of a market, in catalog order. A product whose dependencies are the ones
+/// its previous pages were planned from (same settings, same structure) keeps those pages.
+fn plan_products(
+    inputs: &PlanInputs,
+    deps: &ItemDeps,
+    market: &Market,
+    reuse: Option<ReusableProducts>,
+) -> Vec<Page> {
+    let mi = market.index();
+    let mut pages = Vec::with_capacity(inputs.catalog.products.len() * 4);
+    for (pi, product) in inputs.catalog.products.iter().enumerate() {
+        if let Some(r) = reuse
+            && r.deps.get(pi) == Some(&deps.products[pi])
+        {
+            let start = r.start[pi];
+            pages.extend_from_slice(&r.pages[start..start + product.colourways.len()]);
+            continue;
+        }
+        for (wi, way) in product.colourways.iter().enumerate() {
+            pages.push(page(
+                inputs.global[mi],
+                market,
+                PageKind::Product {
+                    product: pi,
+                    colourway: wi,
+                },
+                product_path(product.id, &product.slug, &way.segment),
+                &[&deps.products[pi]],
+            ));
+        }
+    }
+    pages
 }
 
 /// A listing header whose category or collection has no page is shown nowhere: the editor hears
@@ -307,6 +425,7 @@ fn warn_unplaced_headers(inputs: &PlanInputs) {
 
 /// What each category, collection and product page is built from, apart from the market: computed
 /// once and shared by the three markets. `None` for a hidden category (it has no page).
+#[derive(Clone)]
 struct ItemDeps {
     categories: Vec<Option<Digest>>,
     collections: Vec<Digest>,
@@ -314,7 +433,21 @@ struct ItemDeps {
 }
 
 impl ItemDeps {
-    fn new(catalog: &Catalog, site: &SiteModel) -> ItemDeps {
+    /// The dependencies of `catalog`'s items, taking those of `previous` (of a catalog of the same
+    /// structure) for listings none of whose products changed: their facet counts are the
+    /// expensive part.
+    fn reusing(
+        catalog: &Catalog,
+        site: &SiteModel,
+        previous: Option<(&Catalog, &ItemDeps)>,
+    ) -> ItemDeps {
+        let unchanged = |members: &[usize]| {
+            previous.is_some_and(|(old, _)| {
+                members
+                    .iter()
+                    .all(|&pi| Arc::ptr_eq(&old.products[pi], &catalog.products[pi]))
+            })
+        };
         let categories = catalog
             .categories
             .par_iter()
@@ -322,6 +455,11 @@ impl ItemDeps {
             .map(|(ci, cat)| {
                 if !cat.visible {
                     return None;
+                }
+                if let Some((_, old)) = previous
+                    && unchanged(&site.category_products[ci])
+                {
+                    return old.categories[ci];
                 }
                 let mut h = blake3::Hasher::new();
                 h.update(&crate::site::digest_of(cat));
@@ -350,6 +488,11 @@ impl ItemDeps {
             .par_iter()
             .enumerate()
             .map(|(ci, col)| {
+                if let Some((_, old)) = previous
+                    && unchanged(&site.collection_products[ci])
+                {
+                    return old.collections[ci];
+                }
                 let mut h = blake3::Hasher::new();
                 h.update(&crate::site::digest_of(col));
                 listing_inputs(
@@ -392,37 +535,54 @@ impl ItemDeps {
     }
 }
 
-fn plan_market(inputs: &PlanInputs, deps: &ItemDeps, mi: usize, market: &Market) -> Vec<Page> {
+/// One page: its output file and the fingerprint of what it is built from.
+fn page(
+    global: Digest,
+    market: &Market,
+    kind: PageKind,
+    site_path: String,
+    deps: &[&[u8]],
+) -> Page {
+    let mut h = blake3::Hasher::new();
+    h.update(&global);
+    h.update(format!("{kind:?}|{site_path}").as_bytes());
+    for d in deps {
+        h.update(d);
+    }
+    let file = file_for(&market.path(&site_path));
+    Page {
+        kind,
+        market: *market,
+        site_path,
+        file,
+        fingerprint: *h.finalize().as_bytes(),
+    }
+}
+
+fn plan_market(
+    inputs: &PlanInputs,
+    deps: &ItemDeps,
+    mi: usize,
+    market: &Market,
+    product_pages: &[Page],
+) -> Vec<Page> {
     let PlanInputs {
         catalog,
         content,
         global,
         ..
     } = inputs;
-    let mut pages = Vec::new();
-    let mut add = |kind: PageKind, site_path: String, deps: &[&[u8]]| {
-        let mut h = blake3::Hasher::new();
-        h.update(&global[mi]);
-        h.update(format!("{kind:?}|{site_path}").as_bytes());
-        for d in deps {
-            h.update(d);
-        }
-        let file = file_for(&market.path(&site_path));
-        pages.push(Page {
-            kind,
-            market: *market,
-            site_path,
-            file,
-            fingerprint: *h.finalize().as_bytes(),
-        });
+    let at = |kind: PageKind, site_path: String, deps: &[&[u8]]| {
+        page(global[mi], market, kind, site_path, deps)
     };
+    let mut pages = Vec::with_capacity(product_pages.len() + 256);
     let mc = content.market(market);
     let home_json = mc
         .home
         .as_ref()
         .map(|h| serde_json::to_vec(h).unwrap_or_default())
         .unwrap_or_default();
-    add(PageKind::Home, "/".into(), &[&home_json]);
+    pages.push(at(PageKind::Home, "/".into(), &[&home_json]));
     // A listing's second-variant header, when the content export has one for it.
     let header_json = |kind: &str, id: u64| {
         mc.listing_headers
@@ -433,38 +593,31 @@ fn plan_market(inputs: &PlanInputs, deps: &ItemDeps, mi: usize, market: &Market)
     for (ci, cat) in catalog.categories.iter().enumerate() {
         if let Some(d) = &deps.categories[ci] {
             let header = header_json("category", cat.id);
-            add(PageKind::Category(ci), cat.path.clone(), &[d, &header]);
+            pages.push(at(PageKind::Category(ci), cat.path.clone(), &[d, &header]));
         }
     }
     for (ci, col) in catalog.collections.iter().enumerate() {
         let header = header_json("collection", col.id);
-        add(
+        pages.push(at(
             PageKind::Collection(ci),
             collection_path(col.id),
             &[&deps.collections[ci], &header],
-        );
+        ));
     }
-    for (pi, product) in catalog.products.iter().enumerate() {
-        for (wi, way) in product.colourways.iter().enumerate() {
-            add(
-                PageKind::Product {
-                    product: pi,
-                    colourway: wi,
-                },
-                product_path(product.id, &product.slug, &way.segment),
-                &[&deps.products[pi]],
-            );
-        }
-    }
+    pages.extend_from_slice(product_pages);
     for (ci, page) in mc.pages.iter().enumerate() {
         let json = serde_json::to_vec(page).unwrap_or_default();
-        add(PageKind::Content(ci), format!("/{}", page.slug), &[&json]);
+        pages.push(at(
+            PageKind::Content(ci),
+            format!("/{}", page.slug),
+            &[&json],
+        ));
     }
     for (si, shell) in SHELLS.iter().enumerate() {
-        add(PageKind::Shell(si), shell.path.to_string(), &[]);
+        pages.push(at(PageKind::Shell(si), shell.path.to_string(), &[]));
     }
-    add(PageKind::NotFound, "/404.html".into(), &[]);
-    add(PageKind::Error, "/error.html".into(), &[]);
+    pages.push(at(PageKind::NotFound, "/404.html".into(), &[]));
+    pages.push(at(PageKind::Error, "/error.html".into(), &[]));
     pages
 }
 
@@ -544,4 +697,86 @@ fn check_paths(pages: &[Page], content: &Content) -> Result<(), LoadErrors> {
         }
     }
     errors.into_result(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::load_export;
+
+    fn sample() -> crate::load::Inputs {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/sample");
+        load_export(&dir).expect("the sample store loads")
+    }
+
+    fn planned(
+        catalog: &Arc<Catalog>,
+        content: &Content,
+        site: &SiteModel,
+        memo: Option<&mut PlanMemo>,
+    ) -> Vec<(String, Digest)> {
+        let inputs = PlanInputs {
+            catalog,
+            content,
+            site,
+            global: [[1; 32], [2; 32], [3; 32]],
+        };
+        let pages = match memo {
+            Some(memo) => plan_reusing(&inputs, memo),
+            None => plan(&inputs),
+        };
+        pages
+            .expect("plans")
+            .into_iter()
+            .map(|p| (p.file, p.fingerprint))
+            .collect()
+    }
+
+    #[test]
+    fn a_reused_plan_equals_a_fresh_one_after_a_content_or_a_product_change() {
+        let inputs = sample();
+        let catalog = inputs.catalog.clone();
+        let site = SiteModel::new(&catalog);
+        let mut memo = PlanMemo::default();
+        let first = planned(&catalog, &inputs.content, &site, Some(&mut memo));
+        assert_eq!(first, planned(&catalog, &inputs.content, &site, None));
+
+        // A content change: the same catalog, another about-us page title.
+        let mut content = inputs.content.clone();
+        let about = content.markets[0]
+            .pages
+            .iter_mut()
+            .find(|p| p.slug == "about-us")
+            .expect("the sample store has an about-us page");
+        about.title = "About us, edited".into();
+        let after_content = planned(&catalog, &content, &site, Some(&mut memo));
+        assert_eq!(after_content, planned(&catalog, &content, &site, None));
+        assert_ne!(
+            after_content, first,
+            "the about-us page's fingerprint moved"
+        );
+
+        // A product change, as `Catalog::with_products` makes it: every other product shared.
+        let mut next = Catalog::clone(&catalog);
+        let changed = Arc::make_mut(&mut next.products[3]);
+        changed.description_html = "<p>Edited</p>".into();
+        let changed_id = changed.id;
+        let next = Arc::new(next);
+        let next_site = SiteModel::reusing(&next, Some((&catalog, &Arc::new(site.clone()))));
+        let after_product = planned(&next, &content, &next_site, Some(&mut memo));
+        assert_eq!(after_product, planned(&next, &content, &next_site, None));
+        let moved: Vec<&String> = after_content
+            .iter()
+            .zip(&after_product)
+            .filter(|(a, b)| a != b)
+            .map(|(_, (file, _))| file)
+            .collect();
+        assert!(
+            moved
+                .iter()
+                .any(|f| f.starts_with(&format!("p/{changed_id}/"))),
+            "{moved:?}"
+        );
+        assert!(moved.len() < after_product.len() / 2, "{moved:?}");
+    }
 }

@@ -295,3 +295,64 @@ fn a_memo_reuses_unchanged_products_and_gives_the_same_index() {
         4321
     );
 }
+
+/// The records files of a market's live generation: (name, hard-link count).
+fn record_chunks(cache: &Path, market: &str) -> Vec<(String, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let live =
+        search::store::live_generation(&cache.join(search_index::SEARCH_DIR), market).unwrap();
+    let mut chunks: Vec<(String, u64)> = std::fs::read_dir(live.join("records"))
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().to_string();
+            (name, e.metadata().unwrap().nlink())
+        })
+        .collect();
+    chunks.sort();
+    chunks
+}
+
+#[test]
+fn a_change_to_one_product_rewrites_only_its_chunk_of_records() {
+    let tmp = tempfile::tempdir().unwrap();
+    let export = tmp.path().join("export");
+    let options = generator::fixtures::FixtureOptions {
+        products: 600,
+        seed: 3,
+        colours_per_product: 2,
+    };
+    generator::fixtures::write_fixtures(&export, &options).unwrap();
+    let mut catalog = Arc::unwrap_or_clone(generator::load::load_export(&export).unwrap().catalog);
+    let cache = tmp.path().join("cache");
+    build(&cache, &catalog);
+    let before = record_chunks(&cache, "uk");
+    assert_eq!(before.len(), 3, "600 records in chunks of 256: {before:?}");
+
+    // The 300th product is in the second chunk.
+    let product = Arc::make_mut(&mut catalog.products[299]);
+    product.name = "Renamed Chunk Test Dress".into();
+    let id = product.id;
+    build(&cache, &catalog);
+    let after = record_chunks(&cache, "uk");
+    assert_eq!(after.len(), 3);
+    assert_eq!(after[0], (before[0].0.clone(), 2), "first chunk linked");
+    assert_ne!(after[1].0, before[1].0, "the changed chunk is a new file");
+    assert_eq!(after[1].1, 1, "written, not linked");
+    assert_eq!(after[2], (before[2].0.clone(), 2), "last chunk linked");
+
+    // Read back whole and in catalog order, with the new name.
+    let uk = open(&cache, "uk");
+    assert_eq!(uk.listing.records.len(), 600);
+    assert!(
+        uk.listing
+            .records
+            .iter()
+            .zip(&catalog.products)
+            .all(|(r, p)| r.id == p.id)
+    );
+    assert_eq!(
+        uk.listing.record(id).unwrap().name,
+        "Renamed Chunk Test Dress"
+    );
+}

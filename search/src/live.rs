@@ -4,8 +4,7 @@
 
 use crate::listing::{ListingIndex, ListingPage, PageOutOfRange};
 use crate::params::{Filters, Sort};
-use crate::record::ProductRecord;
-use crate::store::{IndexError, RECORDS_FILE, TEXT_DIR, io, live_generation, read_curated};
+use crate::store::{IndexError, TEXT_DIR, live_generation, read_curated, read_records};
 use crate::tantivy_text::TantivySearch;
 use crate::text::TextSearch;
 use serde::Serialize;
@@ -47,13 +46,7 @@ pub struct MarketIndex {
 
 impl MarketIndex {
     pub fn open(generation: &Path) -> Result<MarketIndex, IndexError> {
-        let path = generation.join(RECORDS_FILE);
-        let bytes = std::fs::read(&path).map_err(io("read", &path))?;
-        let records: Vec<ProductRecord> =
-            serde_json::from_slice(&bytes).map_err(|e| IndexError::Corrupt {
-                path: path.display().to_string(),
-                message: e.to_string(),
-            })?;
+        let records = read_records(generation)?;
         let text = TantivySearch::open(&generation.join(TEXT_DIR))?;
         Ok(MarketIndex {
             listing: ListingIndex::new(records),

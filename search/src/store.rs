@@ -11,7 +11,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 pub(crate) const TEXT_DIR: &str = "text";
-pub(crate) const RECORDS_FILE: &str = "records.json";
+/// The listing records, in catalog order, as numbered chunk files (see `write_records`).
+const RECORDS_DIR: &str = "records";
+/// Records per chunk file: a changed product rewrites one chunk, and the rest are hard links.
+const RECORDS_PER_CHUNK: usize = 256;
 const FINGERPRINTS_FILE: &str = "fingerprints.json";
 /// The curated default Popular Searches from the content export.
 pub(crate) const CURATED_FILE: &str = "suggestions.json";
@@ -126,7 +129,7 @@ pub fn update_market_with(
     root: &Path,
     market: &str,
     records: &[ProductRecord],
-    fingerprints: &[String],
+    record_fingerprints: &[String],
     curated: &[String],
 ) -> Result<MarketUpdate, IndexError> {
     let live = live_generation(root, market);
@@ -134,7 +137,7 @@ pub fn update_market_with(
     let old = live.as_deref().and_then(read_fingerprints);
     let fingerprints: BTreeMap<u64, String> = records
         .iter()
-        .zip(fingerprints)
+        .zip(record_fingerprints)
         .map(|(r, f)| (r.id, f.clone()))
         .collect();
     let upserts: Vec<&ProductRecord> = records
@@ -173,7 +176,12 @@ pub fn update_market_with(
         let mut writer = TantivyWriter::open_or_create(&text)?;
         writer.apply(&upserts, &removed)?;
         writer.finish()?;
-        write_json(&staging.join(RECORDS_FILE), &records)?;
+        write_records(
+            &staging.join(RECORDS_DIR),
+            live.as_deref().map(|l| l.join(RECORDS_DIR)).as_deref(),
+            records,
+            record_fingerprints,
+        )?;
         write_json(&staging.join(FINGERPRINTS_FILE), &fingerprints)?;
         write_json(&staging.join(CURATED_FILE), &curated)?;
         let done = generations.join(&name);
@@ -210,6 +218,60 @@ fn symlink(target: &Path, link: &Path) -> Result<(), IndexError> {
 #[cfg(not(unix))]
 fn symlink(target: &Path, link: &Path) -> Result<(), IndexError> {
     std::os::windows::fs::symlink_dir(target, link).map_err(io("link", link))
+}
+
+/// Writes `records` (whose fingerprints are `fingerprints`) into `dir` as chunk files of
+/// `RECORDS_PER_CHUNK`, each named by its position and a hash of its records' fingerprints. A
+/// chunk that the live generation (`live`) holds under the same name has the same records and is
+/// hard-linked: a change to one product writes one chunk, not the whole catalog's records.
+fn write_records(
+    dir: &Path,
+    live: Option<&Path>,
+    records: &[ProductRecord],
+    fingerprints: &[String],
+) -> Result<(), IndexError> {
+    std::fs::create_dir_all(dir).map_err(io("create", dir))?;
+    for (k, (chunk, prints)) in records
+        .chunks(RECORDS_PER_CHUNK)
+        .zip(fingerprints.chunks(RECORDS_PER_CHUNK))
+        .enumerate()
+    {
+        let mut h = blake3::Hasher::new();
+        for print in prints {
+            h.update(print.as_bytes());
+        }
+        let name = format!("{k:06}-{}.json", &h.finalize().to_hex()[..16]);
+        let target = dir.join(&name);
+        let linked = live
+            .map(|l| l.join(&name))
+            .is_some_and(|from| from.is_file() && std::fs::hard_link(&from, &target).is_ok());
+        if !linked {
+            write_json(&target, &chunk)?;
+        }
+    }
+    Ok(())
+}
+
+/// A generation's listing records, in catalog order.
+pub(crate) fn read_records(generation: &Path) -> Result<Vec<ProductRecord>, IndexError> {
+    let dir = generation.join(RECORDS_DIR);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(io("list", &dir))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut records = Vec::new();
+    for path in files {
+        let bytes = std::fs::read(&path).map_err(io("read", &path))?;
+        let chunk: Vec<ProductRecord> =
+            serde_json::from_slice(&bytes).map_err(|e| IndexError::Corrupt {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })?;
+        records.extend(chunk);
+    }
+    Ok(records)
 }
 
 fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), IndexError> {
