@@ -235,9 +235,9 @@ pub async fn mark_paid(tx: &mut Tx, order_id: &str, reference: &str, now: i64) -
 }
 
 /// Cancels an order whose payment failed and puts back exactly the stock it took, in the
-/// caller's transaction (so the order and the stock change together). Returns the variants whose
-/// stock moved.
-pub async fn cancel_unpaid(tx: &mut Tx, order_id: &str, now: i64) -> ApiResult<Vec<u64>> {
+/// caller's transaction (so the order and the stock change together). An order that is no longer
+/// Pending is left as it is.
+pub async fn cancel_unpaid(tx: &mut Tx, order_id: &str, now: i64) -> ApiResult<()> {
     let changed = sqlx::query(
         "UPDATE shop_order SET status = 'Cancelled', payment_status = 'failed', updated_at = $1 \
          WHERE id = $2 AND status = 'Pending'",
@@ -248,23 +248,21 @@ pub async fn cancel_unpaid(tx: &mut Tx, order_id: &str, now: i64) -> ApiResult<V
     .await?
     .rows_affected();
     if changed == 0 {
-        return Ok(Vec::new());
+        return Ok(());
     }
     let lines: Vec<(i64, String)> =
         sqlx::query_as("SELECT variant_id, allocations FROM shop_order_line WHERE order_id = $1")
             .bind(order_id)
             .fetch_all(&mut **tx)
             .await?;
-    let mut variants = Vec::new();
     for (variant, allocations) in lines {
         let taken: Vec<(i64, i64)> = serde_json::from_str(&allocations)
             .map_err(|e| anyhow::anyhow!("shop_order_line allocations of {order_id}: {e}"))?;
         for (location, units) in taken {
             move_stock(tx, variant as u64, location, units).await?;
         }
-        variants.push(variant as u64);
     }
-    Ok(variants)
+    Ok(())
 }
 
 // ---- reading orders ------------------------------------------------------------------------

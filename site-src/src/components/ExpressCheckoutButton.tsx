@@ -2,6 +2,7 @@
 // Lazily loaded by BagContents only when the API says express checkout is configured, and drawn
 // only when the browser's wallet can pay; the sheet and its sequence are in lib/express-checkout.
 import { useEffect, useState, type ReactElement } from 'react';
+import { keepCart } from '../lib/cart';
 import { beginExpressCheckout, expressCheckoutShown } from '../lib/express-checkout';
 import { notify } from '../lib/notifications';
 import type { Cart } from '../lib/store';
@@ -22,6 +23,8 @@ export default function ExpressCheckoutButton({ cart, prefix, disabled }: { cart
         beginExpressCheckout(cart, {
           prefix,
           navigate: (path) => window.location.assign(path),
+          // The API closed the cart with the order: the bag (and its badge) is empty now.
+          ordered: () => keepCart(null),
           report: (text) => notify(text, { tone: 'error' }),
         })
       }

@@ -190,6 +190,8 @@ export interface ExpressDeps {
   /** Market path prefix ('' for the UK). */
   prefix: string;
   navigate(path: string): void;
+  /** Runs once the order is paid, before going to its confirmation (the cart is closed by then). */
+  ordered?(): void;
   /** Shows a message the sheet cannot (e.g. the provider is down). */
   report(message: string): void;
   win?: Window;
@@ -275,6 +277,7 @@ export function beginExpressCheckout(cart: Cart, deps: ExpressDeps): void {
           billing_contact: contactBody(payment.billingContact),
         });
         session.completePayment({ status: Session.STATUS_SUCCESS });
+        deps.ordered?.();
         deps.navigate(order.confirmation_path);
       } catch (error) {
         session.completePayment({ status: Session.STATUS_FAILURE });
