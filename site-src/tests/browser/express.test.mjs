@@ -210,7 +210,7 @@ describe('express checkout from the bag', { skip: problem ?? false }, () => {
       assert.equal(minor(await page.locator('[data-order-total]').innerText()), total);
       // The one refused call is the French address (the wallet shows the error); nothing else.
       const refused = (e) => /422/.test(e) && (/\/shipping-contact/.test(e) || /^console: Failed to load resource/.test(e));
-      assert.equal(errors.filter(refused).length, 2, errors.join('\n'));
+      assert.ok(errors.some((e) => /^HTTP 422: .*\/shipping-contact/.test(e)), errors.join('\n'));
       assert.deepEqual(errors.filter((e) => !refused(e)), []);
       // The bag was closed with the order.
       const status = await page.evaluate(async () => (await fetch('/api/cart?market=uk')).status);
