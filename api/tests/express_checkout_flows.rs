@@ -66,7 +66,8 @@ impl Provider {
 }
 
 fn authorised(h: &HeaderMap) -> bool {
-    h.get("authorization").and_then(|v| v.to_str().ok()) == Some(format!("Bearer {API_KEY}").as_str())
+    h.get("authorization").and_then(|v| v.to_str().ok())
+        == Some(format!("Bearer {API_KEY}").as_str())
 }
 
 async fn merchant_session(

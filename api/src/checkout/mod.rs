@@ -60,6 +60,11 @@ pub struct ExpressConfig {
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
 /// A wallet sheet gives up after about 30 s; the API must answer before it does.
 pub const MAX_TIMEOUT_MS: u64 = 25_000;
+/// Payment attempts allowed per checkout and per client address in `PAYMENT_WINDOW_SECS`: enough
+/// for a shopper whose card was declined to try others, too few to test stolen cards with.
+pub const PAYMENTS_PER_CHECKOUT: u32 = 5;
+pub const PAYMENTS_PER_CLIENT: u32 = 20;
+pub const PAYMENT_WINDOW_SECS: i64 = 3600;
 
 impl Default for ExpressConfig {
     fn default() -> Self {
@@ -702,6 +707,22 @@ async fn authorize(
         .trim()
         .to_string();
 
+    // Throttled before anything is written, so a refused attempt changes nothing.
+    let now = state.now();
+    for (key, limit) in [
+        (format!("payment:{checkout_id}"), PAYMENTS_PER_CHECKOUT),
+        (
+            format!("payment:{}", crate::auth::client_key(&shopper)),
+            PAYMENTS_PER_CLIENT,
+        ),
+    ] {
+        state
+            .limiter()
+            .check(&key, limit, PAYMENT_WINDOW_SECS, now)
+            .map_err(ApiError::too_many)?;
+        state.limiter().hit(&key, PAYMENT_WINDOW_SECS, now);
+    }
+
     // Phase 1: the order and its stock, or nothing.
     let mut tx = state.db().write().await?;
     let checkout = open_checkout(&mut tx, &state, &shopper, &checkout_id).await?;
@@ -722,7 +743,6 @@ async fn authorize(
             "shipping_contact.country_code",
         ));
     };
-    let now = state.now();
     let order = orders::create(
         &mut tx,
         &state,
