@@ -248,6 +248,14 @@ impl AppState {
         .bind(stale_cart)
         .execute(&mut *tx)
         .await?;
+        // Unfinished express checkouts of those carts go with them (orders keep their own copy).
+        sqlx::query(
+            "DELETE FROM express_checkout WHERE state <> 'ordered' AND cart_id IN \
+             (SELECT id FROM cart WHERE customer_id IS NULL AND updated_at < $1)",
+        )
+        .bind(stale_cart)
+        .execute(&mut *tx)
+        .await?;
         removed += sqlx::query("DELETE FROM cart WHERE customer_id IS NULL AND updated_at < $1")
             .bind(stale_cart)
             .execute(&mut *tx)
