@@ -49,7 +49,11 @@ function fakeProvider() {
  * sheet, each event waiting for the page's answer, and logs everything in `window.__wallet`.
  */
 function fakeWallet() {
-  const wallet = { log: [], request: null, version: null };
+  // Kept in sessionStorage: the log must survive the navigation to the confirmation page, where
+  // this script runs again.
+  const saved = window.sessionStorage.getItem('fake-wallet');
+  const wallet = saved === null ? { log: [], request: null, version: null } : JSON.parse(saved);
+  const save = () => window.sessionStorage.setItem('fake-wallet', JSON.stringify(wallet));
   window.__wallet = wallet;
   class ApplePayError {
     constructor(code, contactField, message) {
@@ -70,6 +74,7 @@ function fakeWallet() {
     constructor(version, request) {
       wallet.version = version;
       wallet.request = request;
+      save();
       this.waiting = null;
       this.onvalidatemerchant = null;
       this.onshippingcontactselected = null;
@@ -79,6 +84,7 @@ function fakeWallet() {
     }
     answer(name, value) {
       wallet.log.push([name, JSON.parse(JSON.stringify(value ?? null))]);
+      save();
       const resolve = this.waiting;
       this.waiting = null;
       if (resolve) resolve(value);
@@ -92,6 +98,7 @@ function fakeWallet() {
     }
     begin() {
       wallet.log.push(['begin', null]);
+      save();
       void this.play();
     }
     abort() {
