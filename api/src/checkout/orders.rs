@@ -317,6 +317,9 @@ type OrderRow = (
     String,
 );
 
+/// product, variant, sku, name, quantity, list price, unit price, discount, options (JSON).
+type OrderLineRow = (i64, i64, String, String, i64, i64, i64, i64, String);
+
 const ORDER_COLUMNS: &str = "id, number, status, payment_status, payment_method, market, \
     currency, created_at, subtotal, discount, shipping, total, shipping_option_name";
 
@@ -327,7 +330,7 @@ fn decimal(minor: i64) -> f64 {
 async fn order_view(conn: &mut sqlx::AnyConnection, row: OrderRow) -> ApiResult<OrderView> {
     let (id, number, status, payment_status, payment_method, market, currency, created_at) =
         (row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7);
-    let lines: Vec<(i64, i64, String, String, i64, i64, i64, i64, String)> = sqlx::query_as(
+    let lines: Vec<OrderLineRow> = sqlx::query_as(
         "SELECT product_id, variant_id, sku, name, quantity, list_price, unit_price, discount, \
          options FROM shop_order_line WHERE order_id = $1 ORDER BY position",
     )
