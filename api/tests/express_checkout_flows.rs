@@ -353,6 +353,7 @@ async fn a_paid_checkout_becomes_an_order_at_the_servers_prices(backend: Backend
         assert_eq!(g["sku"], l["sku"]);
         assert_eq!(g["quantity"], l["quantity"]);
         assert_eq!(g["sale_price"], l["sale_price"]);
+        assert_eq!(g["options"], l["options"]);
     }
     // A wrong pair of ids is not found.
     let other = api::store::random_id(16);

@@ -417,7 +417,7 @@ pub(super) fn line_url(product: &Product, variant: &Variant) -> String {
 }
 
 /// Color / Size / Length (Design on gift cards) of a variant, in the bag's display order.
-pub(super) fn variant_options(product: &Product, variant: &Variant) -> Vec<LineOption> {
+pub fn variant_options(product: &Product, variant: &Variant) -> Vec<LineOption> {
     [
         (OptionKind::Colour, variant.colour),
         (OptionKind::Size, variant.size),

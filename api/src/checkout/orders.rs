@@ -4,7 +4,7 @@
 //! last 12 months (`GET /customer/orders`, §9).
 
 use crate::AppState;
-use crate::cart::{LineOption, PricedBag};
+use crate::cart::{LineOption, PricedBag, PricedLine};
 use crate::error::{ApiError, ApiResult};
 use crate::session::Shopper;
 use crate::stock::SECOND_WAREHOUSE;
@@ -199,13 +199,26 @@ pub async fn create(tx: &mut Tx, state: &AppState, order: NewOrder<'_>) -> ApiRe
         .bind(line.list)
         .bind(line.unit)
         .bind(off)
-        .bind(serde_json::to_string(options).map_err(anyhow::Error::from)?)
+        .bind(
+            serde_json::to_string(&line_options(state, line, options))
+                .map_err(anyhow::Error::from)?,
+        )
         .bind(serde_json::to_string(&allocations).map_err(anyhow::Error::from)?)
         .bind(next_position())
         .execute(&mut **tx)
         .await?;
     }
     Ok(Created { id, number, total })
+}
+
+/// A line's options as the bag shows them: Color / Size / Length (Design on gift cards) from the
+/// variant, then the shopper's modifiers.
+fn line_options(state: &AppState, line: &PricedLine, modifiers: &[LineOption]) -> Vec<LineOption> {
+    let catalog = state.catalog();
+    let chosen = crate::catalog::find_variant(&catalog, line.product_id, line.variant_id)
+        .map(|(product, variant)| crate::cart::variant_options(product, variant))
+        .unwrap_or_default();
+    [chosen, modifiers.to_vec()].concat()
 }
 
 async fn move_stock(tx: &mut Tx, variant: u64, location: i64, units: i64) -> ApiResult<()> {

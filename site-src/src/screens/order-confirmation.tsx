@@ -23,7 +23,7 @@ export default function OrderConfirmationScreen({ prefix }: { prefix: string }):
   if (order === null) return <p aria-busy="true">Loading...</p>;
   return (
     <div className="order-confirmation">
-      <p>We have received your order and sent a confirmation to your email address.</p>
+      <p>We have received your order.</p>
       <OrderSummary order={order} heading="h2" />
       {!isSignedInHint() && (
         <p>
