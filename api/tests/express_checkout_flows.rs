@@ -639,6 +639,54 @@ async fn a_failed_payment_leaves_no_paid_order_and_puts_the_stock_back(backend: 
     api.finish().await;
 }
 
+async fn payment_attempts_are_throttled_per_checkout(backend: Backend) {
+    let (api, provider) = start(backend, true).await;
+    let mut b = api.browser();
+    let (_, [v1, _]) = fill_bag(&api, &mut b, "", 0).await;
+    let id = begin(&mut b, "").await["checkout_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        step(
+            &mut b,
+            &id,
+            "shipping-contact",
+            "",
+            json!({"country_code": "GB"})
+        )
+        .await
+        .status,
+        200
+    );
+    provider.answer(Answer::Decline);
+    for _ in 0..5 {
+        assert_eq!(
+            step(&mut b, &id, "authorize", "", authorize_body("GB"))
+                .await
+                .status,
+            402
+        );
+    }
+    // The sixth attempt within the hour is refused before anything is written or charged.
+    provider.answer(Answer::Authorise);
+    let r = step(&mut b, &id, "authorize", "", authorize_body("GB")).await;
+    assert_eq!(r.status, 429);
+    assert_eq!(r.json()["error"]["code"], "rate_limited");
+    assert!(r.header("retry-after").is_some());
+    assert_eq!(count(&api, "SELECT COUNT(*) FROM shop_order").await, 5);
+    assert_eq!(
+        provider
+            .calls()
+            .iter()
+            .filter(|c| c.path == "/payments")
+            .count(),
+        5
+    );
+    assert_eq!(stock_of(&api, v1).await, [(1, 10), (2, 0)]);
+    api.finish().await;
+}
+
 async fn refused_requests_change_nothing(backend: Backend) {
     // Express checkout off: no button in the cart view, and the endpoints say so.
     let (api, provider) = start(backend, false).await;
@@ -830,5 +878,6 @@ on_both!(
     a_stock_shortage_stops_the_click_and_the_authorisation,
     a_failed_payment_leaves_no_paid_order_and_puts_the_stock_back,
     refused_requests_change_nothing,
+    payment_attempts_are_throttled_per_checkout,
     a_customers_orders_are_in_their_history,
 );
