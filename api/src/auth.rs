@@ -357,7 +357,7 @@ fn registration_address(
     out
 }
 
-fn client_key(shopper: &Shopper) -> String {
+pub(crate) fn client_key(shopper: &Shopper) -> String {
     format!(
         "ip:{}",
         shopper

@@ -44,6 +44,18 @@ impl CatalogHandle {
         self.current().1.clone()
     }
 
+    /// Replaces some variants' stock rows (after an order took or gave back stock), keeping the
+    /// catalog and every other row.
+    pub fn update_stock(&self, rows: StockSnapshot) {
+        let mut current = self
+            .current
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut stock = (*current.1).clone();
+        stock.extend(rows);
+        current.1 = Arc::new(stock);
+    }
+
     fn replace(&self, catalog: Catalog, stock: StockSnapshot) {
         *self
             .current

@@ -6,6 +6,7 @@ pub mod account;
 pub mod auth;
 pub mod cart;
 pub mod catalog;
+pub mod checkout;
 pub mod error;
 pub mod json;
 pub mod misc;
@@ -17,6 +18,7 @@ pub mod security;
 pub mod session;
 pub mod stock;
 pub mod store;
+pub mod upstream;
 pub mod webhooks;
 pub mod wishlist;
 
@@ -74,6 +76,9 @@ pub struct Config {
     pub staging_domain_suffix: String,
     /// The promotions engine (off unless configured; see `promotions::PromotionsConfig`).
     pub promotions: promotions::PromotionsConfig,
+    /// Express (wallet) checkout and its card payment provider (off unless configured; see
+    /// `checkout::ExpressConfig`).
+    pub express: checkout::ExpressConfig,
 }
 
 impl Config {
@@ -100,6 +105,7 @@ impl Config {
             admin_token: None,
             staging_domain_suffix: ".staging.bigcontent.io".into(),
             promotions: promotions::PromotionsConfig::default(),
+            express: checkout::ExpressConfig::default(),
         }
     }
 }
@@ -122,6 +128,8 @@ struct Inner {
     webhooks: webhooks::Webhooks,
     /// The promotions engine's client, present exactly when the feature flag is on.
     promotions: Option<promotions::client::Client>,
+    /// The card payment provider's client, present exactly when express checkout is on.
+    payments: Option<checkout::provider::Client>,
     /// Keeps a throwaway database directory alive as long as the state (`ephemeral`).
     _scratch: Option<tempfile::TempDir>,
 }
@@ -144,6 +152,11 @@ impl AppState {
         } else {
             None
         };
+        let payments = if config.express.enabled {
+            Some(checkout::provider::Client::new(&config.express)?)
+        } else {
+            None
+        };
         Ok(AppState {
             inner: Arc::new(Inner {
                 search: search::SearchService::new(&config.search_dir, popular),
@@ -155,6 +168,7 @@ impl AppState {
                 clock_offset: AtomicI64::new(0),
                 webhooks: webhooks::Webhooks::default(),
                 promotions,
+                payments,
                 _scratch: None,
             }),
         })
@@ -234,6 +248,14 @@ impl AppState {
         .bind(stale_cart)
         .execute(&mut *tx)
         .await?;
+        // Unfinished express checkouts of those carts go with them (orders keep their own copy).
+        sqlx::query(
+            "DELETE FROM express_checkout WHERE state <> 'ordered' AND cart_id IN \
+             (SELECT id FROM cart WHERE customer_id IS NULL AND updated_at < $1)",
+        )
+        .bind(stale_cart)
+        .execute(&mut *tx)
+        .await?;
         removed += sqlx::query("DELETE FROM cart WHERE customer_id IS NULL AND updated_at < $1")
             .bind(stale_cart)
             .execute(&mut *tx)
@@ -291,6 +313,26 @@ impl AppState {
         self.inner.promotions.as_ref()
     }
 
+    /// The card payment provider, when express checkout is on.
+    pub fn payments(&self) -> Option<&checkout::provider::Client> {
+        self.inner.payments.as_ref()
+    }
+
+    /// Re-reads `variant_ids`' stock rows from the store into the in-memory snapshot the cart
+    /// view and the stock calls show, after an order changed them. A failure only leaves the
+    /// display stale until the next import (every decision reads the store), so it is logged.
+    pub async fn refresh_stock(&self, variant_ids: &[u64]) {
+        let rows = async {
+            let mut conn = self.db().pool().acquire().await?;
+            stock::stock_rows(&mut conn, Some(variant_ids)).await
+        }
+        .await;
+        match rows {
+            Ok(rows) => self.inner.catalog.update_stock(rows),
+            Err(e) => tracing::warn!(error = %e, "refreshing the stock snapshot failed"),
+        }
+    }
+
     pub fn hasher(&self) -> &password::Hasher {
         &self.inner.hasher
     }
@@ -321,6 +363,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(stock::router())
         .merge(cart::router())
         .merge(promotions::router())
+        .merge(checkout::router())
         .merge(auth::router())
         .merge(account::router())
         .merge(wishlist::router())

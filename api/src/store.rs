@@ -21,6 +21,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     ),
     (3, include_str!("../migrations/0003_search_query.sql")),
     (4, include_str!("../migrations/0004_cart_promotion.sql")),
+    (5, include_str!("../migrations/0005_express_checkout.sql")),
 ];
 
 /// How long a SQLite writer waits for the lock before giving up.

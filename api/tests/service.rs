@@ -27,6 +27,13 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("put", "/cart/items/{item_id}"),
     ("delete", "/cart/items/{item_id}"),
     ("post", "/cart/promotions"),
+    ("post", "/checkout/express"),
+    ("post", "/checkout/express/{checkout_id}/merchant-session"),
+    ("post", "/checkout/express/{checkout_id}/shipping-contact"),
+    ("post", "/checkout/express/{checkout_id}/shipping-method"),
+    ("post", "/checkout/express/{checkout_id}/authorize"),
+    ("get", "/orders/{checkout_id}/{order_id}"),
+    ("get", "/customer/orders"),
     ("post", "/auth/register"),
     ("post", "/auth/login"),
     ("post", "/auth/logout"),
@@ -76,6 +83,8 @@ async fn the_openapi_document_covers_every_endpoint(backend: Backend) {
             path.replace("{product_id}", "101")
                 .replace("{item_id}", &"0".repeat(32))
                 .replace("{id}", &"0".repeat(32))
+                .replace("{checkout_id}", &"0".repeat(32))
+                .replace("{order_id}", &"0".repeat(32))
         );
         let body = (*method != "get" && *method != "delete").then(|| b"{}".to_vec());
         let r = b.send(&method.to_uppercase(), &path, body, &[]).await;

@@ -89,6 +89,7 @@ impl Args {
         c.login_window_secs = self.login_window;
         c.search_dir = self.search_dir.clone();
         c.promotions = api::promotions::PromotionsConfig::from_env()?;
+        c.express = api::checkout::ExpressConfig::from_env()?;
         Ok(c)
     }
 }

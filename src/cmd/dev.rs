@@ -190,6 +190,7 @@ pub fn run(args: Args) -> Result<()> {
         api_config.public_base_url = format!("http://{}", args.addr);
         api_config.search_dir = search_dir;
         api_config.promotions = api::promotions::PromotionsConfig::from_env()?;
+        api_config.express = api::checkout::ExpressConfig::from_env()?;
         let api_state = api::AppState::open(api_config)
             .await
             .context("starting the API")?;

@@ -131,6 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.catalog_webhook_secret = args.catalog_webhook_secret.clone();
         config.admin_token = args.admin_token.clone();
         config.promotions = api::promotions::PromotionsConfig::from_env()?;
+        config.express = api::checkout::ExpressConfig::from_env()?;
         if config.content_webhook_secret.is_none() || config.catalog_webhook_secret.is_none() {
             println!("note: a webhook secret is not set, so that webhook refuses every delivery");
         }

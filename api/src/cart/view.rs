@@ -39,10 +39,23 @@ pub struct CartView {
     /// Whether the bag should sync with the promotions engine when it opens
     /// (`POST /cart/promotions`); false when the feature flag is off.
     pub promotions_enabled: bool,
+    /// The wallet express button's settings when express checkout is configured (docs/api.md
+    /// "Express checkout"); null hides the button.
+    pub express_checkout: Option<ExpressButton>,
     pub coupons: Vec<serde_json::Value>,
     pub line_items: LineItems,
     /// Quantities of physical and digital items.
     pub total_item_count: i64,
+}
+
+/// What the bag needs to draw the express button before any call: the wallet sheet must open in
+/// the click itself.
+#[derive(Serialize, ToSchema)]
+pub struct ExpressButton {
+    /// The retailer's name (the catalog's store name), the sheet's merchant label.
+    pub merchant_label: String,
+    /// The merchant's country (§7: GB in every market).
+    pub country_code: &'static str,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -241,14 +254,33 @@ pub async fn priced_lines(
         .collect())
 }
 
-/// The cart as the front end sees it, priced and stock-checked now, with the promotions engine's
-/// last evaluation applied when it was made for exactly this bag.
-pub async fn render(
+/// The bag as it will be charged: its priced lines and the promotions engine's last evaluation,
+/// when it was made for exactly these lines. The cart view and the checkout both read it, so the
+/// amount a wallet charges is the SUBTOTAL the bag shows.
+pub struct PricedBag {
+    pub lines: Vec<(PricedLine, Vec<LineOption>)>,
+    pub discounts: crate::promotions::Discounts,
+}
+
+impl PricedBag {
+    /// What the lines cost at their current (sale) prices, minor units.
+    pub fn special(&self) -> i64 {
+        self.lines.iter().map(|(l, _)| l.unit * l.quantity).sum()
+    }
+
+    /// What the shopper pays for the goods: `special` less the promotions (the view's
+    /// `cart_amount`). `apply_effects` caps every discount, so this stays >= 0.
+    pub fn amount(&self) -> i64 {
+        self.special() - self.discounts.total()
+    }
+}
+
+pub async fn priced_bag(
     conn: &mut sqlx::AnyConnection,
     state: &AppState,
     market: &Market,
     cart: &CartRow,
-) -> ApiResult<CartView> {
+) -> ApiResult<PricedBag> {
     let lines = priced_lines(conn, state, market, cart).await?;
     let priced: Vec<PricedLine> = lines.iter().map(|(p, _)| p.clone()).collect();
     let discounts = if state.promotions().is_some() && !priced.is_empty() {
@@ -259,6 +291,18 @@ pub async fn render(
     } else {
         crate::promotions::Discounts::default()
     };
+    Ok(PricedBag { lines, discounts })
+}
+
+/// The cart as the front end sees it, priced and stock-checked now, with the promotions engine's
+/// last evaluation applied when it was made for exactly this bag.
+pub async fn render(
+    conn: &mut sqlx::AnyConnection,
+    state: &AppState,
+    market: &Market,
+    cart: &CartRow,
+) -> ApiResult<CartView> {
+    let PricedBag { lines, discounts } = priced_bag(conn, state, market, cart).await?;
     // Display only: the snapshot of the store's stock is enough here, and saves a query. The
     // decisions (add, update, merge) read the store inside their transactions.
     let deduct = state.config().deduct_location_2_outside_uk;
@@ -338,6 +382,10 @@ pub async fn render(
         ),
         free_shipping: discounts.free_shipping,
         promotions_enabled: state.promotions().is_some(),
+        express_checkout: state.payments().is_some().then(|| ExpressButton {
+            merchant_label: state.catalog().store.name.clone(),
+            country_code: crate::checkout::MERCHANT_COUNTRY,
+        }),
         coupons: Vec::new(),
         line_items: items,
         total_item_count: count,
@@ -369,7 +417,7 @@ pub(super) fn line_url(product: &Product, variant: &Variant) -> String {
 }
 
 /// Color / Size / Length (Design on gift cards) of a variant, in the bag's display order.
-pub(super) fn variant_options(product: &Product, variant: &Variant) -> Vec<LineOption> {
+pub fn variant_options(product: &Product, variant: &Variant) -> Vec<LineOption> {
     [
         (OptionKind::Colour, variant.colour),
         (OptionKind::Size, variant.size),

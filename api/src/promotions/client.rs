@@ -4,6 +4,7 @@
 //! session; every other failure is an error the caller reports as the promotions service's.
 
 use super::PromotionsConfig;
+use crate::upstream;
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use reqwest::{Method, StatusCode, Url};
 use serde::{Deserialize, Serialize};
@@ -93,36 +94,18 @@ impl Client {
     /// Builds the client from enabled configuration: bounded connect and whole-request timeouts
     /// (a bag must not hang on the engine), the API key on every request.
     pub fn new(config: &PromotionsConfig) -> anyhow::Result<Client> {
-        let mut base = Url::parse(&config.base_url)
-            .map_err(|e| anyhow::anyhow!("PROMOTIONS_BASE_URL: {e}"))?;
-        if !matches!(base.scheme(), "http" | "https") {
-            anyhow::bail!("PROMOTIONS_BASE_URL: must be an http or https URL");
-        }
-        // `path_segments_mut` appends after the last segment; a trailing empty one would leave
-        // a double slash.
-        if let Ok(mut segments) = base.path_segments_mut() {
-            segments.pop_if_empty();
-        }
+        let base = upstream::base_url("PROMOTIONS_BASE_URL", &config.base_url)?;
         let mut headers = HeaderMap::new();
         let mut key = HeaderValue::from_str(&format!("ApiKey-v1 {}", config.api_key))
             .map_err(|_| anyhow::anyhow!("PROMOTIONS_API_KEY: not a valid header value"))?;
         key.set_sensitive(true);
         headers.insert(AUTHORIZATION, key);
-        let http = reqwest::Client::builder()
-            .connect_timeout(config.timeout.min(std::time::Duration::from_secs(2)))
-            .timeout(config.timeout)
-            .default_headers(headers)
-            .user_agent(concat!("storefront-api/", env!("CARGO_PKG_VERSION")))
-            .build()?;
+        let http = upstream::http_client(config.timeout, headers)?;
         Ok(Client { http, base })
     }
 
     fn url(&self, segments: &[&str], dry: Option<bool>) -> Url {
-        let mut url = self.base.clone();
-        if let Ok(mut path) = url.path_segments_mut() {
-            // Each segment is percent-encoded here, so an email or id cannot change the path.
-            path.extend(segments);
-        }
+        let mut url = upstream::join(&self.base, segments);
         if let Some(dry) = dry {
             url.query_pairs_mut()
                 .append_pair("dry", if dry { "true" } else { "false" });
@@ -270,16 +253,8 @@ impl Client {
 }
 
 fn transport(op: &'static str, e: &reqwest::Error) -> PromotionsError {
-    let why = if e.is_timeout() {
-        "timed out".to_string()
-    } else if e.is_connect() {
-        "cannot connect".to_string()
-    } else {
-        let mut cause: &dyn std::error::Error = e;
-        while let Some(next) = cause.source() {
-            cause = next;
-        }
-        cause.to_string()
-    };
-    PromotionsError::Transport { op, why }
+    PromotionsError::Transport {
+        op,
+        why: upstream::transport_why(e),
+    }
 }

@@ -9,6 +9,7 @@ use crate::cart::{CartRow, CartView, PricedLine, load_cart, priced_lines, render
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::Shopper;
+use crate::upstream;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -58,11 +59,8 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 3000;
 /// A bag must open in human time even when the engine hangs.
 pub const MAX_TIMEOUT_MS: u64 = 30_000;
 
-/// §9: the flag is on if the setting is the string 'true' (or boolean true, which an environment
-/// variable cannot be). Anything else — `TRUE`, `1`, `yes`, unset — is off.
-pub fn flag_on(value: Option<&str>) -> bool {
-    value == Some("true")
-}
+/// §9: on only for the string `true` (shared with the other outside services).
+pub use crate::upstream::flag_on;
 
 impl PromotionsConfig {
     /// Reads `PROMOTIONS_*` from the environment.
@@ -75,29 +73,21 @@ impl PromotionsConfig {
     /// not on a shopper's bag.
     pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<PromotionsConfig> {
         let enabled = flag_on(get("PROMOTIONS_ENABLED").as_deref());
-        let timeout_ms = match get("PROMOTIONS_TIMEOUT_MS").filter(|v| !v.trim().is_empty()) {
-            None => DEFAULT_TIMEOUT_MS,
-            Some(v) => match v.trim().parse::<u64>() {
-                Ok(ms) if (1..=MAX_TIMEOUT_MS).contains(&ms) => ms,
-                _ => anyhow::bail!(
-                    "PROMOTIONS_TIMEOUT_MS: must be a whole number of milliseconds from 1 to {MAX_TIMEOUT_MS}, not {v:?}"
-                ),
-            },
-        };
+        let timeout = upstream::timeout_setting(
+            &get,
+            "PROMOTIONS_TIMEOUT_MS",
+            DEFAULT_TIMEOUT_MS,
+            MAX_TIMEOUT_MS,
+        )?;
         let mut config = PromotionsConfig {
             enabled,
-            timeout: Duration::from_millis(timeout_ms),
+            timeout,
             ..PromotionsConfig::default()
         };
         if !enabled {
             return Ok(config);
         }
-        let required = |name: &str| -> anyhow::Result<String> {
-            match get(name).map(|v| v.trim().to_string()) {
-                Some(v) if !v.is_empty() => Ok(v),
-                _ => anyhow::bail!("{name}: required when PROMOTIONS_ENABLED is true"),
-            }
-        };
+        let required = |name: &str| upstream::required_setting(&get, name, "PROMOTIONS_ENABLED");
         config.base_url = required("PROMOTIONS_BASE_URL")?;
         config.api_key = required("PROMOTIONS_API_KEY")?;
         config.store_uk = required("PROMOTIONS_STORE_UK")?;

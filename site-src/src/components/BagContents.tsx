@@ -1,11 +1,13 @@
 // The bag's lines, subtotal and buttons (spec §2 "Bag sidebar"), shared by the sidebar and /bag.
 // Everything shown comes from the API's cart: prices, totals and live stock per line.
-import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactElement } from 'react';
 import { marketOf, prefixOf } from '../lib/api';
 import { checkoutBlocked, formatMoney, optionValue, removeItem, setQuantity } from '../lib/cart';
 import { cartLines, store, useShopStore, type LineItem } from '../lib/store';
 
 export const QUANTITY_DEBOUNCE_MS = 500;
+// The express button (and the wallet sequence) load only for a bag whose API has it configured.
+const ExpressCheckoutButton = lazy(() => import('./ExpressCheckoutButton'));
 const MAX_QUANTITY = 999;
 
 /** Attributes in the spec's order: Color (Design for gift cards), Size (not gift cards), Length, Qty. */
@@ -134,6 +136,11 @@ export function BagContents({ inSidebar }: { inSidebar: boolean }): ReactElement
         >
           {checkingOut ? 'Loading...' : 'Checkout'}
         </button>
+        {cart.express_checkout != null && (
+          <Suspense fallback={null}>
+            <ExpressCheckoutButton cart={cart} prefix={prefix} disabled={blocked} />
+          </Suspense>
+        )}
         {inSidebar && (
           <a className="btn btn--secondary bag__view" href={`${prefix}/bag`}>
             View Bag

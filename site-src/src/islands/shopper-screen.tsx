@@ -1,5 +1,5 @@
 //! Shopper screen island: the client-side screens of shell pages (bag, sign-in, registration,
-//! password reset, my-account), each loaded only on its own page. Server markup:
+//! password reset, my-account, order confirmation), each loaded only on its own page. Server markup:
 //! templates/islands/shopper-screen.html (an empty, fixed-height body: the screens are per visitor).
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
 import * as z from 'zod/mini';
@@ -24,6 +24,7 @@ const screens: Record<string, Screen> = {
   'my-profile': lazy(() => import('../screens/my-account')),
   'order-history': lazy(() => import('../screens/my-account')),
   'saved-addresses': lazy(() => import('../screens/my-account')),
+  'order-confirmation': lazy(() => import('../screens/order-confirmation')),
 };
 
 export default function ShopperScreen({ screen, prefix }: ShopperScreenProps): ReactElement {

@@ -70,6 +70,8 @@ export interface Cart {
   total_item_count: number;
   /** The API syncs this bag with the promotions engine when it opens (feature flag on). */
   promotions_enabled?: boolean;
+  /** The wallet express button's settings; null (or absent) when express checkout is off. */
+  express_checkout?: { merchant_label: string; country_code: string } | null;
 }
 
 export interface Customer {

@@ -1,9 +1,12 @@
-// The my-account screen: profile, marketing preferences, saved addresses and order history (an empty
-// state until orders exist), and Sign out. Guests are asked to sign in.
+// The my-account screen: profile, marketing preferences, saved addresses and order history (the
+// last 12 months from the API; an empty state when there are none), and Sign out. Guests are
+// asked to sign in.
 import { useEffect, useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../components/Field';
 import { api, ApiError } from '../lib/api';
 import { loadCustomer, signOut } from '../lib/account';
+import { OrderSummary } from '../components/OrderSummary';
+import { loadOrderHistory, type Order } from '../lib/orders';
 import { isSignedInHint } from '../lib/cookies';
 import { nameError, requiredError } from '../lib/validation';
 import type { Customer } from '../lib/store';
@@ -192,6 +195,30 @@ function Addresses(): ReactElement {
   );
 }
 
+/** §9: the orders of the last 12 months, newest first. */
+function Orders(): ReactElement {
+  const [orders, setOrders] = useState<Order[] | null>(null);
+  useEffect(() => {
+    loadOrderHistory()
+      .then(setOrders)
+      .catch(() => setOrders([]));
+  }, []);
+  return (
+    <section className="account__section" aria-labelledby="orders-title">
+      <h2 className="account__title" id="orders-title">
+        Order history
+      </h2>
+      {orders === null ? (
+        <p aria-busy="true">Loading...</p>
+      ) : orders.length === 0 ? (
+        <p>You have not placed any orders yet.</p>
+      ) : (
+        orders.map((order) => <OrderSummary key={order.id} order={order} heading="h3" />)
+      )}
+    </section>
+  );
+}
+
 export default function MyAccountScreen({ prefix }: { prefix: string }): ReactElement {
   const [customer, setCustomer] = useState<Customer | null>(null);
   // Without the signed-in hint there is no session to ask about (asking would answer 401).
@@ -218,12 +245,7 @@ export default function MyAccountScreen({ prefix }: { prefix: string }): ReactEl
       <p className="account__hello">Hello {customer.first_name}</p>
       <Profile customer={customer} onSaved={setCustomer} />
       <Addresses />
-      <section className="account__section" aria-labelledby="orders-title">
-        <h2 className="account__title" id="orders-title">
-          Order history
-        </h2>
-        <p>You have not placed any orders yet.</p>
-      </section>
+      <Orders />
       <button
         type="button"
         className="btn btn--secondary"

@@ -1,0 +1,181 @@
+//! A small client of the card payment provider's wallet API (§7 "Card payment provider"): the
+//! Apple Pay merchant session (the provider validates the merchant with Apple and returns the
+//! opaque session the wallet sheet needs) and `applePayPayment(orderId, paymentToken)`, which
+//! charges an order with the token the wallet produced. The API key never reaches the browser.
+
+use super::ExpressConfig;
+use crate::upstream;
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+use reqwest::{StatusCode, Url};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What went wrong with a provider call. A declined payment is an answer, not a failure of the
+/// service: it is `Declined`, and both lead to the same cancelled order.
+#[derive(Debug, thiserror::Error)]
+pub enum PaymentError {
+    #[error("{op}: the payment provider answered {status}")]
+    Status { op: &'static str, status: u16 },
+    #[error("{op}: the payment provider could not be reached ({why})")]
+    Transport { op: &'static str, why: String },
+    #[error("{op}: the payment provider sent an unreadable answer ({why})")]
+    Decode { op: &'static str, why: String },
+    #[error("the payment was declined ({reason})")]
+    Declined { reason: String },
+}
+
+/// The merchant-session request: which validation URL Apple gave the sheet, for which shop.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MerchantSessionRequest<'a> {
+    pub validation_url: &'a str,
+    pub display_name: &'a str,
+    /// The shop's host name, the domain registered with Apple.
+    pub initiative_context: &'a str,
+}
+
+/// `applePayPayment`: the order, the wallet's token, and the amount the server computed (the
+/// provider charges what the order says, never what the browser said).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentRequest<'a> {
+    pub order_id: &'a str,
+    pub payment_token: &'a Value,
+    /// Minor units.
+    pub amount: i64,
+    pub currency: &'a str,
+}
+
+#[derive(Debug, Deserialize)]
+struct PaymentAnswer {
+    status: String,
+    #[serde(default)]
+    reference: Option<String>,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// A payment the provider authorised.
+#[derive(Debug, Clone)]
+pub struct Authorised {
+    pub reference: String,
+}
+
+pub struct Client {
+    http: reqwest::Client,
+    base: Url,
+}
+
+impl Client {
+    /// Builds the client from enabled configuration: bearer API key on every request, bounded
+    /// timeouts.
+    pub fn new(config: &ExpressConfig) -> anyhow::Result<Client> {
+        let base = upstream::base_url("PAYMENT_PROVIDER_BASE_URL", &config.base_url)?;
+        let mut headers = HeaderMap::new();
+        let mut key = HeaderValue::from_str(&format!("Bearer {}", config.api_key))
+            .map_err(|_| anyhow::anyhow!("PAYMENT_PROVIDER_API_KEY: not a valid header value"))?;
+        key.set_sensitive(true);
+        headers.insert(AUTHORIZATION, key);
+        Ok(Client {
+            http: upstream::http_client(config.timeout, headers)?,
+            base,
+        })
+    }
+
+    /// POSTs JSON and returns the JSON answer of a 2xx (`Ok(None)` for a 402: a refusal the
+    /// caller turns into `Declined`).
+    async fn post(
+        &self,
+        op: &'static str,
+        segments: &[&str],
+        body: &impl Serialize,
+        idempotency_key: Option<&str>,
+    ) -> Result<Option<Value>, PaymentError> {
+        let mut req = self
+            .http
+            .post(upstream::join(&self.base, segments))
+            .json(body);
+        if let Some(key) = idempotency_key {
+            // A retried charge of the same order is one charge at the provider.
+            req = req.header("Idempotency-Key", key);
+        }
+        let res = req.send().await.map_err(|e| PaymentError::Transport {
+            op,
+            why: upstream::transport_why(&e),
+        })?;
+        let status = res.status();
+        if status == StatusCode::PAYMENT_REQUIRED {
+            return Ok(None);
+        }
+        if !status.is_success() {
+            return Err(PaymentError::Status {
+                op,
+                status: status.as_u16(),
+            });
+        }
+        res.json::<Value>()
+            .await
+            .map(Some)
+            .map_err(|e| PaymentError::Decode {
+                op,
+                why: e.to_string(),
+            })
+    }
+
+    /// The merchant session for the wallet sheet (opaque JSON, passed to the sheet unchanged).
+    pub async fn merchant_session(
+        &self,
+        request: &MerchantSessionRequest<'_>,
+    ) -> Result<Value, PaymentError> {
+        let op = "merchantSession";
+        match self
+            .post(op, &["applepay", "merchant-session"], request, None)
+            .await?
+        {
+            Some(session) if session.is_object() => Ok(session),
+            Some(_) => Err(PaymentError::Decode {
+                op,
+                why: "not a JSON object".into(),
+            }),
+            None => Err(PaymentError::Status { op, status: 402 }),
+        }
+    }
+
+    /// `applePayPayment(orderId, paymentToken)`: authorised, or why not.
+    pub async fn apple_pay_payment(
+        &self,
+        request: &PaymentRequest<'_>,
+    ) -> Result<Authorised, PaymentError> {
+        let op = "applePayPayment";
+        let Some(answer) = self
+            .post(
+                op,
+                &["applepay", "payments"],
+                request,
+                Some(request.order_id),
+            )
+            .await?
+        else {
+            return Err(PaymentError::Declined {
+                reason: "refused".into(),
+            });
+        };
+        let answer: PaymentAnswer =
+            serde_json::from_value(answer).map_err(|e| PaymentError::Decode {
+                op,
+                why: e.to_string(),
+            })?;
+        match (answer.status.as_str(), answer.reference) {
+            ("authorised", Some(reference)) if !reference.is_empty() => {
+                Ok(Authorised { reference })
+            }
+            ("authorised", _) => Err(PaymentError::Decode {
+                op,
+                why: "an authorised payment without a reference".into(),
+            }),
+            (other, _) => Err(PaymentError::Declined {
+                reason: answer.reason.unwrap_or_else(|| other.to_string()),
+            }),
+        }
+    }
+}
