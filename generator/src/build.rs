@@ -17,7 +17,6 @@ use domain::catalog::Catalog;
 use domain::error::LoadErrors;
 use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -68,6 +67,9 @@ pub struct BuildReport {
     pub search: Vec<search::MarketUpdate>,
     /// For an overlay publish: the layer directory now holding `written`.
     pub layer: Option<PathBuf>,
+    /// For an overlay publish: the manifest naming the layer, for the caller to record with
+    /// `record_manifest` once it serves the layer.
+    pub manifest: Option<crate::output::Manifest>,
 }
 
 impl BuildReport {
@@ -206,6 +208,46 @@ fn copied_outputs(dir: &Path, prefix: &str) -> Result<Vec<CopiedFile>, IoError> 
         });
     }
     Ok(out)
+}
+
+/// Records the manifest of an overlay build (`BuildReport::manifest`) once its layer is served,
+/// and remembers it in `memo` for the next build.
+pub fn record_manifest(
+    opts: &BuildOptions,
+    memo: &mut BuildMemo,
+    manifest: crate::output::Manifest,
+) -> Result<(), IoError> {
+    let dirs = OutputDirs {
+        public: opts.public_dir.clone(),
+        cache: opts.cache_dir.clone(),
+    };
+    dirs.record_manifest(&manifest)?;
+    memo.manifest.wrote(&dirs, manifest);
+    Ok(())
+}
+
+/// The live tree's outputs that this build no longer plans. When every live path is planned
+/// (the usual rebuild), nothing is looked up.
+fn deleted_outputs(
+    previous: Option<&Arc<crate::output::Manifest>>,
+    planned: &[Planned],
+    live_state: &[Option<bool>],
+) -> Vec<String> {
+    let Some(previous) = previous else {
+        return Vec::new();
+    };
+    let kept = live_state.iter().filter(|s| s.is_some()).count();
+    if kept == previous.files.len() {
+        return Vec::new();
+    }
+    let planned: std::collections::HashSet<&str> =
+        planned.iter().map(|p| p.path.as_str()).collect();
+    previous
+        .files
+        .keys()
+        .filter(|k| !planned.contains(k.as_str()))
+        .cloned()
+        .collect()
 }
 
 /// Loads and validates inputs; nothing is written.
@@ -387,25 +429,22 @@ pub fn build_with_memo(
         cache: opts.cache_dir.clone(),
     };
     let previous = dirs.previous_known(&mut memo.manifest);
-    let old_files = previous.as_ref().map(|(m, _)| &m.files);
-    let unchanged = |p: &Planned| {
-        old_files
-            .and_then(|f| f.get(&p.path))
-            .is_some_and(|fp| *fp == p.fingerprint)
+    // Per planned output: `None` for a path the live tree lacks, else whether its fingerprint
+    // is the live one. Looked up in parallel: there is one per page.
+    let live_state: Vec<Option<bool>> = {
+        let old_files = previous.as_ref().map(|(m, _)| &m.files);
+        planned
+            .par_iter()
+            .map(|p| {
+                old_files
+                    .and_then(|f| f.get(&p.path))
+                    .map(|fp| *fp == p.fingerprint)
+            })
+            .collect()
     };
-    let new_files: BTreeMap<String, String> = planned
-        .iter()
-        .map(|p| (p.path.clone(), p.fingerprint.clone()))
-        .collect();
-    let deleted: Vec<String> = old_files
-        .map(|f| {
-            f.keys()
-                .filter(|k| !new_files.contains_key(*k))
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default();
-    let changed_count = planned.iter().filter(|p| !unchanged(p)).count();
+    let unchanged = |i: usize| live_state[i] == Some(true);
+    let deleted = deleted_outputs(previous.as_ref().map(|(m, _)| m), &planned, &live_state);
+    let changed_count = live_state.iter().filter(|s| **s != Some(true)).count();
     let mut report = BuildReport {
         pages: pages.len(),
         ..Default::default()
@@ -443,9 +482,10 @@ pub fn build_with_memo(
     };
     let results: Result<Vec<Option<String>>, BuildError> = planned
         .par_iter()
+        .enumerate()
         .progress_with(bar.clone())
-        .map(|p| {
-            if let (true, Some(live)) = (unchanged(p), &live) {
+        .map(|(i, p)| {
+            if let (true, Some(live)) = (unchanged(i), &live) {
                 if !overlay {
                     generation.link_from(&p.path, live)?;
                 }
@@ -480,17 +520,32 @@ pub fn build_with_memo(
         crate::search_index::update(&opts.cache_dir, catalog, content, &site, &mut memo.search)?;
     phases.mark("search index");
     let name = generation.name.clone();
-    match (overlay, &previous) {
+    match (overlay, previous) {
         (true, Some((previous_manifest, _))) => {
-            let (layer, manifest) =
-                generation.publish_overlay(&dirs, previous_manifest, new_files)?;
-            memo.manifest.wrote(&dirs, manifest);
+            // The live manifest with this build's changes: updated in place when nothing else
+            // holds it (the memo's copy is let go first), instead of rebuilt from every output.
+            memo.manifest = KnownManifest::default();
+            let mut next = Arc::unwrap_or_clone(previous_manifest);
+            for (i, p) in planned.iter().enumerate() {
+                if !unchanged(i) {
+                    next.files.insert(p.path.clone(), p.fingerprint.clone());
+                }
+            }
+            for path in &deleted {
+                next.files.remove(path);
+            }
+            let (layer, manifest) = generation.place_overlay(next)?;
             report.layer = Some(layer);
+            report.manifest = Some(manifest);
             phases.mark("publish");
             // Superseded layers are pruned by the daemon, which knows which views are served.
             report.elapsed = started.elapsed();
         }
         _ => {
+            let new_files = planned
+                .iter()
+                .map(|p| (p.path.clone(), p.fingerprint.clone()))
+                .collect();
             let manifest = new_manifest(&name, new_files);
             generation.publish(&dirs, &manifest)?;
             memo.manifest.wrote(&dirs, manifest);

@@ -13,7 +13,7 @@
 
 use crate::site::Digest;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -36,7 +36,7 @@ pub fn io_err(path: &Path, action: &'static str) -> impl FnOnce(std::io::Error) 
     }
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Manifest {
     pub version: u32,
     pub generation: String,
@@ -85,11 +85,12 @@ impl LiveTree {
 }
 
 /// What a daemon's server serves: every output path mapped to the generation directory holding
-/// it. Immutable; a rebuild makes a new one and the server swaps an `Arc`.
+/// it. Immutable; a rebuild makes a new one and the server swaps an `Arc`. The map is persistent,
+/// so the next view (one more layer) shares all but the changed paths with this one.
 #[derive(Debug, Clone, Default)]
 pub struct LiveView {
     dirs: Vec<PathBuf>,
-    files: HashMap<String, u16>,
+    files: imbl::HashMap<String, u16>,
 }
 
 impl LiveView {
@@ -100,7 +101,7 @@ impl LiveView {
             dirs: std::iter::once(tree.base.clone())
                 .chain(tree.layers.iter().cloned())
                 .collect(),
-            files: HashMap::with_capacity(manifest.files.len()),
+            files: imbl::HashMap::new(),
         };
         for rel in manifest.files.keys() {
             let at = (1..view.dirs.len())
@@ -252,6 +253,11 @@ impl OutputDirs {
         .then_some(LiveTree { base: live, layers })
     }
 
+    /// Writes the manifest of an overlay placed by `NewGeneration::place_overlay`.
+    pub fn record_manifest(&self, manifest: &Manifest) -> Result<(), IoError> {
+        self.write_manifest(manifest)
+    }
+
     fn write_manifest(&self, manifest: &Manifest) -> Result<(), IoError> {
         let manifest_path = self.manifest_path();
         let manifest_tmp = manifest_path.with_extension("json.tmp");
@@ -359,27 +365,31 @@ impl NewGeneration {
             .map_err(io_err(source, "link"))
     }
 
-    /// Finishes an overlay generation: it becomes a layer over `previous` and the manifest says
-    /// so. `public` is not touched; the daemon's `LiveView` starts serving the layer.
+    /// Finishes an overlay generation: it becomes the top layer of the live tree, whose manifest
+    /// `next` (the live one with this layer's files) is recorded with the layer added. `public`
+    /// is not touched; the daemon's `LiveView` starts serving the layer.
     pub fn publish_overlay(
-        mut self,
+        self,
         dirs: &OutputDirs,
-        previous: &Manifest,
-        files: BTreeMap<String, String>,
+        next: Manifest,
     ) -> Result<(PathBuf, Manifest), IoError> {
+        let (layer, next) = self.place_overlay(next)?;
+        dirs.write_manifest(&next)?;
+        Ok((layer, next))
+    }
+
+    /// The first half of `publish_overlay`: the layer is in place and `next` names it, but the
+    /// manifest is not written yet. A daemon serves the layer first and records the manifest
+    /// (`OutputDirs::record_manifest`) after: a manifest has an entry per page, and writing it
+    /// is not worth delaying the change for. Until it is written the manifest on disk describes
+    /// the tree before this layer, which is still complete, so a restart in between rebuilds
+    /// from there.
+    pub fn place_overlay(mut self, mut next: Manifest) -> Result<(PathBuf, Manifest), IoError> {
         std::fs::rename(&self.tmp_dir, &self.dir)
             .map_err(io_err(&self.dir, "rename generation"))?;
         self.published = true;
-        let mut layers = previous.layers.clone();
-        layers.push(self.name.clone());
-        let manifest = Manifest {
-            version: MANIFEST_VERSION,
-            generation: previous.generation.clone(),
-            files,
-            layers,
-        };
-        dirs.write_manifest(&manifest)?;
-        Ok((self.dir.clone(), manifest))
+        next.layers.push(self.name.clone());
+        Ok((self.dir.clone(), next))
     }
 
     /// Finishes the generation, points `public` at it atomically, then records the manifest.
@@ -523,9 +533,11 @@ mod tests {
         let layer = NewGeneration::create(&dirs).unwrap();
         layer.write("a.html", b"a2").unwrap();
         layer.write("c.html", b"c2").unwrap();
-        let (layer_dir, written) = layer
-            .publish_overlay(&dirs, &manifest, files(&[("a.html", "2"), ("c.html", "2")]))
-            .unwrap();
+        let next = Manifest {
+            files: files(&[("a.html", "2"), ("c.html", "2")]),
+            ..manifest
+        };
+        let (layer_dir, written) = layer.publish_overlay(&dirs, next).unwrap();
         let mut known = KnownManifest::default();
         known.wrote(&dirs, written);
         let (remembered, tree) = dirs.previous_known(&mut known).unwrap();

@@ -97,18 +97,14 @@ fn record(catalog: &Catalog, m: &Membership, pi: usize, market: &Market) -> Prod
     }
 }
 
-/// Every market's records, in catalog order.
-pub fn records(catalog: &Catalog, site: &SiteModel) -> [Vec<ProductRecord>; 3] {
-    records_reusing(catalog, site, None)
-}
-
-/// Like `records`, taking each unchanged product's records from `previous` (the records of
-/// catalog `old`) when the two catalogs have the same structure (`site::same_structure`).
+/// Every market's records, in catalog order, taking each unchanged product's (shared) records
+/// from `previous` (the records of catalog `old`) when the two catalogs have the same structure
+/// (`site::same_structure`).
 fn records_reusing(
     catalog: &Catalog,
     site: &SiteModel,
     previous: Option<(&Catalog, &[Indexed; 3])>,
-) -> [Vec<ProductRecord>; 3] {
+) -> [Vec<Arc<ProductRecord>>; 3] {
     let reuse = previous.filter(|(old, _)| crate::site::same_structure(old, catalog));
     let m = membership(catalog, site);
     std::array::from_fn(|mi| {
@@ -118,7 +114,7 @@ fn records_reusing(
                 Some((old, indexed)) if Arc::ptr_eq(&old.products[pi], &catalog.products[pi]) => {
                     indexed[mi].records[pi].clone()
                 }
-                _ => record(catalog, &m, pi, &MARKETS[mi]),
+                _ => Arc::new(record(catalog, &m, pi, &MARKETS[mi])),
             })
             .collect()
     })
@@ -126,7 +122,7 @@ fn records_reusing(
 
 /// One market's records and their fingerprints, as last indexed.
 struct Indexed {
-    records: Vec<ProductRecord>,
+    records: Vec<Arc<ProductRecord>>,
     fingerprints: Vec<String>,
     curated: Vec<String>,
 }
@@ -189,10 +185,12 @@ pub fn update(
             .par_iter()
             .enumerate()
             .map(|(pi, r)| match previous {
-                Some((old, indexed))
-                    if indexed[mi].records.get(pi).is_some_and(|o| o.id == r.id)
-                        && Arc::ptr_eq(&old.products[pi], &catalog.products[pi])
-                        && indexed[mi].records[pi] == *r =>
+                // A record taken over from the previous update is the very same one.
+                Some((_, indexed))
+                    if indexed[mi]
+                        .records
+                        .get(pi)
+                        .is_some_and(|o| Arc::ptr_eq(o, r)) =>
                 {
                     indexed[mi].fingerprints[pi].clone()
                 }

@@ -7,6 +7,7 @@
 use crate::record::ProductRecord;
 use crate::tantivy_text::TantivyWriter;
 use crate::text::{EngineError, TextIndexWriter};
+use std::borrow::Borrow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -124,17 +125,18 @@ pub fn update_market(
 }
 
 /// `update_market` with each record's `fingerprint()` already known (`fingerprints[i]` is
-/// `records[i]`'s), as a daemon that kept them from its last update does.
-pub fn update_market_with(
+/// `records[i]`'s), as a daemon that kept them (shared, hence `Borrow`) from its last update does.
+pub fn update_market_with<R: Borrow<ProductRecord>>(
     root: &Path,
     market: &str,
-    records: &[ProductRecord],
+    records: &[R],
     record_fingerprints: &[String],
     curated: &[String],
 ) -> Result<MarketUpdate, IndexError> {
     let live = live_generation(root, market);
     let curated_changed = live.as_deref().map(read_curated).as_deref() != Some(curated);
     let old = live.as_deref().and_then(read_fingerprints);
+    let records: Vec<&ProductRecord> = records.iter().map(Borrow::borrow).collect();
     let fingerprints: BTreeMap<u64, String> = records
         .iter()
         .zip(record_fingerprints)
@@ -142,6 +144,7 @@ pub fn update_market_with(
         .collect();
     let upserts: Vec<&ProductRecord> = records
         .iter()
+        .copied()
         .filter(|r| old.as_ref().and_then(|o| o.get(&r.id)) != fingerprints.get(&r.id))
         .collect();
     let removed: Vec<u64> = old
@@ -179,7 +182,7 @@ pub fn update_market_with(
         write_records(
             &staging.join(RECORDS_DIR),
             live.as_deref().map(|l| l.join(RECORDS_DIR)).as_deref(),
-            records,
+            &records,
             record_fingerprints,
         )?;
         write_json(&staging.join(FINGERPRINTS_FILE), &fingerprints)?;
@@ -227,7 +230,7 @@ fn symlink(target: &Path, link: &Path) -> Result<(), IndexError> {
 fn write_records(
     dir: &Path,
     live: Option<&Path>,
-    records: &[ProductRecord],
+    records: &[&ProductRecord],
     fingerprints: &[String],
 ) -> Result<(), IndexError> {
     std::fs::create_dir_all(dir).map_err(io("create", dir))?;

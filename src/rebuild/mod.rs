@@ -111,6 +111,9 @@ pub struct RebuildStatus {
     /// Keeping the fetched items for later full builds failed (the rebuild itself is live);
     /// see `FreshSource::keep`.
     pub keep_error: Option<String>,
+    /// Recording the manifest after going live failed (the rebuild itself is live; a restart
+    /// starts from the tree before it).
+    pub manifest_error: Option<String>,
 }
 
 enum Msg {
@@ -153,6 +156,8 @@ struct Worker {
     inputs: Inputs,
     /// What the last build derived, for the next one to reuse.
     memo: BuildMemo,
+    /// The manifest of the overlay just served, recorded once the change is live.
+    unrecorded_manifest: Option<generator::output::Manifest>,
     templates: Templates,
     bundles: Bundles,
     timing: Timing,
@@ -210,6 +215,7 @@ impl Daemon {
             model,
             inputs,
             memo,
+            unrecorded_manifest: None,
             templates,
             bundles,
             timing,
@@ -512,6 +518,7 @@ impl Worker {
             receipt_to_live_ms: 0,
             phases_ms: Vec::new(),
             keep_error: None,
+            manifest_error: None,
         };
         let model_changed = match self.try_rebuild(batch, &mut status) {
             Ok(changed) => {
@@ -524,6 +531,18 @@ impl Worker {
             }
         };
         status.receipt_to_live_ms = batch.first_received.elapsed().as_millis() as u64;
+        if let Some(manifest) = self.unrecorded_manifest.take() {
+            let started = Instant::now();
+            if let Err(e) = generator::build::record_manifest(&self.opts, &mut self.memo, manifest)
+            {
+                eprintln!("rebuild {id} is live, but recording its manifest failed: {e}");
+                status.manifest_error = Some(e.to_string());
+            }
+            status.phases_ms.push((
+                "manifest (after live)".into(),
+                started.elapsed().as_secs_f64() * 1000.0,
+            ));
+        }
         // After the swap, so keeping the items costs the next batch, not this one's latency.
         if model_changed {
             let started = Instant::now();
@@ -580,8 +599,9 @@ impl Worker {
                 fresh
             };
             let next = self.model.apply(&fresh).map_err(|e| errors_text(&e))?;
-            let inputs = self.inputs_after(&next, &fresh)?;
             lap(status, "model");
+            let inputs = self.inputs_after(&next, &fresh)?;
+            lap(status, "validate");
             (next, inputs, None, None)
         };
         if templates.is_some() {
@@ -606,6 +626,8 @@ impl Worker {
         status.written = report.written.len();
         status.deleted = report.deleted.len();
         let dirs = dirs_of(&self.opts);
+        let swapping = Instant::now();
+        self.unrecorded_manifest = report.manifest;
         match &report.layer {
             Some(layer) => {
                 let view =
@@ -620,6 +642,10 @@ impl Worker {
             }
             None => {}
         }
+        status.phases_ms.push((
+            "swap view".into(),
+            swapping.elapsed().as_secs_f64() * 1000.0,
+        ));
         self.model = next;
         self.inputs = inputs;
         if let (Some(t), Some(b)) = (templates, bundles) {

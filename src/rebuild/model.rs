@@ -12,10 +12,12 @@ use domain::content::{Content, ContentSource};
 use domain::error::{LoadError, LoadErrors};
 use domain::export::*;
 use generator::load::Inputs;
+use imbl::OrdMap;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Fresh versions of changed items, as fetched.
 #[derive(Debug, Default)]
@@ -26,20 +28,25 @@ pub struct Fresh {
     pub content: BTreeMap<String, Option<Value>>,
 }
 
+/// Every rebuild applies its changes to a copy (a rejected change must leave the model as it
+/// was), so the big collections are cheap to copy: products are shared, price and stock records
+/// are persistent maps by variant id, and media (which webhooks do not change) is shared whole.
 #[derive(Clone)]
 pub struct SourceModel {
     media_dir: Option<PathBuf>,
     store: StoreSettings,
     channels: Vec<RawChannel>,
     collections: Vec<RawCollection>,
-    media: BTreeMap<String, RawMediaSet>,
+    media: Arc<BTreeMap<String, RawMediaSet>>,
     categories: Vec<RawCategory>,
-    products: Vec<RawProduct>,
-    prices: Vec<RawPriceRecord>,
-    inventory: Vec<RawInventoryItem>,
+    products: Vec<Arc<RawProduct>>,
+    /// Price records by variant id, in file order within a variant.
+    prices: OrdMap<u64, Vec<RawPriceRecord>>,
+    /// Stock records by variant id, in file order within a variant.
+    inventory: OrdMap<u64, Vec<RawInventoryItem>>,
     /// (file, item) as in the export, in file order.
     content: Vec<(String, Value)>,
-    fingerprints: HashMap<Change, [u8; 32]>,
+    fingerprints: imbl::HashMap<Change, [u8; 32]>,
 }
 
 fn fingerprint<'a>(values: impl IntoIterator<Item = &'a Value>) -> [u8; 32] {
@@ -132,13 +139,13 @@ impl SourceModel {
             store,
             channels: Vec::new(),
             collections: Vec::new(),
-            media,
+            media: Arc::new(media),
             categories: Vec::new(),
             products: Vec::new(),
-            prices: Vec::new(),
-            inventory: Vec::new(),
+            prices: OrdMap::new(),
+            inventory: OrdMap::new(),
             content: read_content_items(dir).map_err(fetch_failed)?,
-            fingerprints: HashMap::new(),
+            fingerprints: imbl::HashMap::new(),
         };
         for v in list(FILE_CHANNELS)? {
             match typed(FILE_CHANNELS, format!("channel {}", v["id"]), &v) {
@@ -177,8 +184,12 @@ impl SourceModel {
             if let Some(p) = id_of(v, "variant_id").and_then(|vid| owner.get(&vid)) {
                 prices_of.entry(*p).or_default().push(v);
             }
-            match typed(FILE_PRICES, format!("price record {}", v["variant_id"]), v) {
-                Ok(r) => model.prices.push(r),
+            match typed::<RawPriceRecord>(
+                FILE_PRICES,
+                format!("price record {}", v["variant_id"]),
+                v,
+            ) {
+                Ok(r) => model.prices.entry(r.variant_id).or_default().push(r),
                 Err(e) => errors.push(e),
             }
         }
@@ -187,12 +198,16 @@ impl SourceModel {
             if let Some(p) = inventory_variant(v).and_then(|vid| owner.get(&vid)) {
                 stock_of.entry(*p).or_default().push(v);
             }
-            match typed(
+            match typed::<RawInventoryItem>(
                 FILE_INVENTORY,
                 format!("inventory item {}", v["identity"]["variant_id"]),
                 v,
             ) {
-                Ok(r) => model.inventory.push(r),
+                Ok(r) => model
+                    .inventory
+                    .entry(r.identity.variant_id)
+                    .or_default()
+                    .push(r),
                 Err(e) => errors.push(e),
             }
         }
@@ -207,7 +222,7 @@ impl SourceModel {
                         Change::Inventory(p.id),
                         records_fingerprint(None, stock_of.remove(&p.id).unwrap_or_default()),
                     );
-                    model.products.push(p);
+                    model.products.push(Arc::new(p));
                 }
                 Err(e) => errors.push(e),
             }
@@ -289,10 +304,10 @@ impl SourceModel {
                 .unwrap_or_default();
             let Some(record) = record else {
                 next.products.retain(|p| p.id != id);
-                next.prices
-                    .retain(|r| !old_variants.contains(&r.variant_id));
-                next.inventory
-                    .retain(|r| !old_variants.contains(&r.identity.variant_id));
+                for v in &old_variants {
+                    next.prices.remove(v);
+                    next.inventory.remove(v);
+                }
                 next.fingerprints.remove(&Change::Product(id));
                 next.fingerprints.remove(&Change::Inventory(id));
                 continue;
@@ -306,22 +321,24 @@ impl SourceModel {
                     }
                 };
             let variants: BTreeSet<u64> = product.variants.iter().map(|v| v.id).collect();
-            let mut prices = Vec::new();
+            let mut prices: Vec<RawPriceRecord> = Vec::new();
             for v in &record.prices {
                 match typed(FILE_PRICES, format!("price record {}", v["variant_id"]), v) {
                     Ok(r) => prices.push(r),
                     Err(e) => errors.push(e),
                 }
             }
-            next.prices.retain(|r| {
-                !old_variants.contains(&r.variant_id) && !variants.contains(&r.variant_id)
-            });
-            next.prices.extend(prices);
+            for v in old_variants.iter().chain(&variants) {
+                next.prices.remove(v);
+            }
+            for r in prices {
+                next.prices.entry(r.variant_id).or_default().push(r);
+            }
             next.fingerprints
                 .insert(Change::Product(id), product_record_fingerprint(record));
             match next.products.iter_mut().find(|p| p.id == id) {
-                Some(slot) => *slot = product,
-                None => next.products.push(product),
+                Some(slot) => *slot = Arc::new(product),
+                None => next.products.push(Arc::new(product)),
             }
             next.replace_stock(id, &old_variants, &record.inventory, &mut errors);
         }
@@ -404,9 +421,15 @@ impl SourceModel {
             .copied()
             .chain(fresh.iter().map(|r| r.identity.variant_id))
             .collect();
-        self.inventory
-            .retain(|r| !replaced.contains(&r.identity.variant_id));
-        self.inventory.extend(fresh);
+        for v in &replaced {
+            self.inventory.remove(v);
+        }
+        for r in fresh {
+            self.inventory
+                .entry(r.identity.variant_id)
+                .or_default()
+                .push(r);
+        }
         self.fingerprints.insert(
             Change::Inventory(product),
             records_fingerprint(None, records),
@@ -447,12 +470,12 @@ impl SourceModel {
         data(FILE_CHANNELS, serde_json::to_value(&self.channels))?;
         data(FILE_CATEGORIES, serde_json::to_value(&self.categories))?;
         data(FILE_COLLECTIONS, serde_json::to_value(&self.collections))?;
-        data(FILE_PRODUCTS, serde_json::to_value(&self.products))?;
-        data(FILE_PRICES, serde_json::to_value(&self.prices))?;
-        data(FILE_INVENTORY, serde_json::to_value(&self.inventory))?;
+        data(FILE_PRODUCTS, serde_json::to_value(self.raw_products()))?;
+        data(FILE_PRICES, serde_json::to_value(self.raw_prices()))?;
+        data(FILE_INVENTORY, serde_json::to_value(self.raw_inventory()))?;
         write(
             FILE_MEDIA,
-            &serde_json::to_value(&self.media).map_err(|e| FetchError {
+            &serde_json::to_value(&*self.media).map_err(|e| FetchError {
                 source_name: FILE_MEDIA.into(),
                 why: format!("cannot serialise: {e}"),
             })?,
@@ -488,25 +511,33 @@ impl SourceModel {
             .products
             .iter()
             .filter(|p| ids.contains(&p.id))
-            .cloned()
+            .map(|p| RawProduct::clone(p))
             .collect();
         let variants: BTreeSet<u64> = products
             .iter()
             .flat_map(|p| p.variants.iter().map(|v| v.id))
             .collect();
-        let prices = self
-            .prices
+        let prices = variants
             .iter()
-            .filter(|r| variants.contains(&r.variant_id))
-            .cloned()
+            .flat_map(|v| self.prices.get(v).into_iter().flatten().cloned())
             .collect();
-        let inventory = self
-            .inventory
+        let inventory = variants
             .iter()
-            .filter(|r| variants.contains(&r.identity.variant_id))
-            .cloned()
+            .flat_map(|v| self.inventory.get(v).into_iter().flatten().cloned())
             .collect();
         (products, prices, inventory)
+    }
+
+    fn raw_products(&self) -> Vec<RawProduct> {
+        self.products.iter().map(|p| RawProduct::clone(p)).collect()
+    }
+
+    fn raw_prices(&self) -> Vec<RawPriceRecord> {
+        self.prices.values().flatten().cloned().collect()
+    }
+
+    fn raw_inventory(&self) -> Vec<RawInventoryItem> {
+        self.inventory.values().flatten().cloned().collect()
     }
 
     pub fn media(&self) -> &BTreeMap<String, RawMediaSet> {
@@ -533,10 +564,10 @@ impl SourceModel {
             channels: self.channels.clone(),
             categories: self.categories.clone(),
             collections: self.collections.clone(),
-            products: self.products.clone(),
-            prices: self.prices.clone(),
-            inventory: self.inventory.clone(),
-            media: self.media.clone(),
+            products: self.raw_products(),
+            prices: self.raw_prices(),
+            inventory: self.raw_inventory(),
+            media: BTreeMap::clone(&self.media),
         });
         let content = self.content();
         match (catalog, content) {

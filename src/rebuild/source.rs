@@ -6,6 +6,7 @@
 //! version from the one it already has.
 
 use domain::catalog::{FILE_CATEGORIES, FILE_INVENTORY, FILE_PRICES, FILE_PRODUCTS};
+use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -93,29 +94,60 @@ impl RecordKey {
     }
 }
 
-/// The items of an export file's `{"data": [...]}` whose key `wanted` accepts, as JSON values.
-/// The rest are only scanned, not built: a webhook names a few items of files of tens of MB.
-fn read_data_matching(
-    dir: &Path,
-    file: &str,
-    wanted: impl Fn(&RecordKey) -> bool,
-) -> Result<Vec<Value>, FetchError> {
-    let err = |why: String| FetchError {
-        source_name: file.to_string(),
-        why,
-    };
-    let bytes = std::fs::read(dir.join(file)).map_err(|e| err(format!("cannot be read: {e}")))?;
-    let list: RawDataList =
-        serde_json::from_slice(&bytes).map_err(|e| err(format!("malformed JSON: {e}")))?;
-    let mut out = Vec::new();
-    for (i, raw) in list.data.into_iter().enumerate() {
-        let key: RecordKey = serde_json::from_str(raw.get())
-            .map_err(|e| err(format!("data[{i}]: id, variant_id or identity: {e}")))?;
-        if wanted(&key) {
-            out.push(serde_json::from_str(raw.get()).map_err(|e| err(format!("data[{i}]: {e}")))?);
-        }
+/// An export file's `{"data": [...]}` items, each with the id that picks it (`None` when it
+/// has none) and where it is in the file, left unparsed: a webhook names a few items of files of
+/// tens of MB, and only those are built as JSON values.
+struct KeyedItems {
+    file: &'static str,
+    bytes: Vec<u8>,
+    items: Vec<(Option<u64>, std::ops::Range<usize>)>,
+}
+
+impl KeyedItems {
+    /// Reads `file` and keys each item with `key` (the keys are parsed in parallel).
+    fn read(
+        dir: &Path,
+        file: &'static str,
+        key: fn(&RecordKey) -> Option<u64>,
+    ) -> Result<KeyedItems, FetchError> {
+        let err = |why: String| FetchError {
+            source_name: file.to_string(),
+            why,
+        };
+        let bytes =
+            std::fs::read(dir.join(file)).map_err(|e| err(format!("cannot be read: {e}")))?;
+        let list: RawDataList =
+            serde_json::from_slice(&bytes).map_err(|e| err(format!("malformed JSON: {e}")))?;
+        let base = bytes.as_ptr() as usize;
+        let items = list
+            .data
+            .par_iter()
+            .enumerate()
+            .map(|(i, raw)| {
+                let text = raw.get();
+                let k: RecordKey = serde_json::from_str(text)
+                    .map_err(|e| err(format!("data[{i}]: id, variant_id or identity: {e}")))?;
+                let start = text.as_ptr() as usize - base;
+                Ok((key(&k), start..start + text.len()))
+            })
+            .collect::<Result<Vec<_>, FetchError>>()?;
+        Ok(KeyedItems { file, bytes, items })
     }
-    Ok(out)
+
+    /// The items whose id `wanted` accepts, as JSON values, in file order.
+    fn matching(&self, wanted: impl Fn(u64) -> bool) -> Result<Vec<Value>, FetchError> {
+        self.items
+            .iter()
+            .enumerate()
+            .filter(|(_, (key, _))| key.is_some_and(&wanted))
+            .map(|(i, (_, range))| {
+                serde_json::from_slice(&self.bytes[range.clone()]).map_err(|e| FetchError {
+                    source_name: self.file.to_string(),
+                    why: format!("data[{i}]: {e}"),
+                })
+            })
+            .collect()
+    }
 }
 
 /// Every content item of the export's `content/*.json` pages, with its file name.
@@ -177,51 +209,69 @@ pub struct LocalExport {
 }
 
 impl LocalExport {
-    /// The products with these ids, as in the export.
-    fn products_by_id(&self, ids: &[u64]) -> Result<BTreeMap<u64, Value>, FetchError> {
-        let wanted: BTreeSet<u64> = ids.iter().copied().collect();
-        Ok(read_data_matching(&self.dir, FILE_PRODUCTS, |k| {
-            k.id.is_some_and(|id| wanted.contains(&id))
-        })?
+    fn products_file(&self) -> Result<KeyedItems, FetchError> {
+        KeyedItems::read(&self.dir, FILE_PRODUCTS, |k| k.id)
+    }
+
+    fn variant_file(&self, file: &'static str) -> Result<KeyedItems, FetchError> {
+        KeyedItems::read(&self.dir, file, RecordKey::variant)
+    }
+}
+
+/// The products with these ids, as in the export.
+fn products_by_id(file: &KeyedItems, ids: &[u64]) -> Result<BTreeMap<u64, Value>, FetchError> {
+    let wanted: BTreeSet<u64> = ids.iter().copied().collect();
+    Ok(file
+        .matching(|id| wanted.contains(&id))?
         .into_iter()
         .filter_map(|p| id_of(&p, "id").map(|id| (id, p)))
         .collect())
-    }
+}
 
-    /// The records of `file` (prices or stock) of each product's variants.
-    fn variant_records(
-        &self,
-        file: &str,
-        products: &BTreeMap<u64, BTreeSet<u64>>,
-    ) -> Result<BTreeMap<u64, Vec<Value>>, FetchError> {
-        let owner: BTreeMap<u64, u64> = products
-            .iter()
-            .flat_map(|(&product, variants)| variants.iter().map(move |&v| (v, product)))
-            .collect();
-        let mut out: BTreeMap<u64, Vec<Value>> =
-            products.keys().map(|&id| (id, Vec::new())).collect();
-        for record in read_data_matching(&self.dir, file, |k| {
-            k.variant().is_some_and(|v| owner.contains_key(&v))
-        })? {
-            let variant = id_of(&record, "variant_id").or_else(|| inventory_variant(&record));
-            if let Some(product) = variant.and_then(|v| owner.get(&v)) {
-                out.entry(*product).or_default().push(record);
-            }
+/// The records of `file` (prices or stock) of each product's variants.
+fn variant_records(
+    file: &KeyedItems,
+    products: &BTreeMap<u64, BTreeSet<u64>>,
+) -> Result<BTreeMap<u64, Vec<Value>>, FetchError> {
+    let owner: BTreeMap<u64, u64> = products
+        .iter()
+        .flat_map(|(&product, variants)| variants.iter().map(move |&v| (v, product)))
+        .collect();
+    let mut out: BTreeMap<u64, Vec<Value>> = products.keys().map(|&id| (id, Vec::new())).collect();
+    for record in file.matching(|v| owner.contains_key(&v))? {
+        let variant = id_of(&record, "variant_id").or_else(|| inventory_variant(&record));
+        if let Some(product) = variant.and_then(|v| owner.get(&v)) {
+            out.entry(*product).or_default().push(record);
         }
-        Ok(out)
     }
+    Ok(out)
+}
+
+/// Each product's variant ids.
+fn variants_of(products: &BTreeMap<u64, Value>) -> BTreeMap<u64, BTreeSet<u64>> {
+    products
+        .iter()
+        .map(|(&id, p)| (id, variant_ids(p)))
+        .collect()
 }
 
 impl FreshSource for LocalExport {
     fn products(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<ProductRecord>>, FetchError> {
-        let found = self.products_by_id(ids)?;
-        let variants: BTreeMap<u64, BTreeSet<u64>> =
-            found.iter().map(|(&id, p)| (id, variant_ids(p))).collect();
-        let (prices, stock) = rayon::join(
-            || self.variant_records(FILE_PRICES, &variants),
-            || self.variant_records(FILE_INVENTORY, &variants),
+        // The three files are read at once: a product's price and stock records are picked by
+        // variant ids, which only the product file gives, but keying them does not need those.
+        let (products, (prices, stock)) = rayon::join(
+            || self.products_file(),
+            || {
+                rayon::join(
+                    || self.variant_file(FILE_PRICES),
+                    || self.variant_file(FILE_INVENTORY),
+                )
+            },
         );
-        let (mut prices, mut stock) = (prices?, stock?);
+        let found = products_by_id(&products?, ids)?;
+        let variants = variants_of(&found);
+        let mut prices = variant_records(&prices?, &variants)?;
+        let mut stock = variant_records(&stock?, &variants)?;
         Ok(ids
             .iter()
             .map(|&id| {
@@ -236,12 +286,12 @@ impl FreshSource for LocalExport {
     }
 
     fn inventory(&self, product_ids: &[u64]) -> Result<BTreeMap<u64, Vec<Value>>, FetchError> {
-        let variants: BTreeMap<u64, BTreeSet<u64>> = self
-            .products_by_id(product_ids)?
-            .iter()
-            .map(|(&id, p)| (id, variant_ids(p)))
-            .collect();
-        self.variant_records(FILE_INVENTORY, &variants)
+        let (products, stock) = rayon::join(
+            || self.products_file(),
+            || self.variant_file(FILE_INVENTORY),
+        );
+        let variants = variants_of(&products_by_id(&products?, product_ids)?);
+        variant_records(&stock?, &variants)
     }
 
     fn categories(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<Value>>, FetchError> {
