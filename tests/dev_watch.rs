@@ -172,3 +172,56 @@ fn saves_rebuild_reload_and_errors_show_over_the_last_good_site() {
         s == 200 && !b.contains("storefront-dev-error")
     });
 }
+
+/// Reading files is not changing them: the dev server's own builds read the templates (and Vite
+/// reads the island sources), and the watcher must not take those reads for saves.
+#[test]
+fn an_idle_dev_server_does_not_rebuild() {
+    let site = copied_sample();
+    let templates = site.dir.path().join("templates");
+    copy_dir(&repo().join("site-src/templates"), &templates);
+    let log = site.dir.path().join("dev.log");
+    let addr = free_addr();
+    let child = Command::new(env!("CARGO_BIN_EXE_storefront"))
+        .current_dir(repo())
+        .args(["dev", "--export"])
+        .arg(&site.export)
+        .arg("--out")
+        .arg(site.public())
+        .arg("--cache")
+        .arg(site.dir.path().join("cache"))
+        .arg("--templates")
+        .arg(&templates)
+        .arg("--island-sources")
+        .arg(site.dir.path().join("no-island-sources"))
+        .args(["--addr", &addr])
+        .stdout(std::fs::File::create(&log).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("storefront dev starts");
+    let dev = Dev { child, addr };
+    wait_for(&dev.addr, "/", "the home page", |s, _| s == 200);
+    // Pages served meanwhile read the tree too.
+    for _ in 0..10 {
+        http_get(&dev.addr, "/about-us");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let rebuilds = |text: &str| text.lines().filter(|l| l.starts_with("rebuild ")).count();
+    let idle = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(rebuilds(&idle), 0, "rebuilt while nothing changed:\n{idle}");
+
+    // A save still rebuilds, once.
+    edit_json(&site.export, "content/uk.json", |d| {
+        for r in d["responses"].as_array_mut().unwrap() {
+            if r["content"]["_meta"]["deliveryKey"] == "uk/about-us" {
+                r["content"]["pageTitle"] = serde_json::json!("About the idle studio");
+            }
+        }
+    });
+    wait_for(&dev.addr, "/about-us", "the new title", |s, b| {
+        s == 200 && b.contains("About the idle studio")
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    let after = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(rebuilds(&after), 1, "one save, one rebuild:\n{after}");
+}

@@ -8,6 +8,7 @@
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use notify::RecursiveMode;
+use notify::event::{AccessKind, AccessMode, EventKind};
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -132,8 +133,16 @@ pub fn run(args: Args) -> Result<()> {
             None,
             move |result: DebounceEventResult| {
                 let Ok(events) = result else { return };
+                // Reads are reported too (inotify's open and close-without-write): a build reads
+                // the templates and Vite reads the island sources, so counting reads as changes
+                // would rebuild forever. A close after writing is a change.
                 let paths: Vec<&PathBuf> = events
                     .iter()
+                    .filter(|e| match e.kind {
+                        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+                        EventKind::Access(_) => false,
+                        _ => true,
+                    })
                     .flat_map(|e| e.paths.iter())
                     .filter(|p| !ignored(p))
                     .collect();
