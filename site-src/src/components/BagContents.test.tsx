@@ -1,4 +1,4 @@
-// The bag: attribute order, stock messages, Checkout disabled by a sold-out line, and quantity
+// The bag: attribute order, stock messages, free shipping, Checkout disabled by a sold-out line, and quantity
 // changes sent once after a 500 ms pause (fetch stubbed at the network boundary).
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -50,6 +50,17 @@ describe('BagContents', () => {
     expect(screen.getByText('SUBTOTAL')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Checkout' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByRole('link', { name: 'View Bag' }).getAttribute('href')).toBe('/bag');
+  });
+
+  it('says SHIPPING FREE only when the engine granted free shipping on the bag', () => {
+    act(() => store.getState().setCart(cart([line('a')])));
+    const { container, unmount } = render(<BagContents inSidebar />);
+    expect(container.querySelector('[data-free-shipping]')).toBeNull();
+    unmount();
+    act(() => store.getState().setCart({ ...cart([line('a')]), free_shipping: true }));
+    render(<BagContents inSidebar={false} />);
+    const row = document.querySelector('[data-free-shipping]');
+    expect(row?.textContent).toBe('SHIPPING FREE');
   });
 
   it('sends one quantity change 500 ms after the last click', async () => {

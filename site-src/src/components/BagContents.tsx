@@ -125,6 +125,13 @@ export function BagContents({ inSidebar }: { inSidebar: boolean }): ReactElement
         <p className="bag__subtotal">
           <span>SUBTOTAL</span> <span data-subtotal>{formatMoney(cart.cart_amount, currency)}</span>
         </p>
+        {/* The engine's free shipping (copy in docs/decisions.md): said as a fact about this bag,
+            since the shipping cost itself is only known at checkout. */}
+        {cart.free_shipping === true && (
+          <p className="bag__free-shipping" data-free-shipping>
+            <span>SHIPPING</span> <span>FREE</span>
+          </p>
+        )}
         <button
           type="button"
           className="btn btn--primary bag__checkout"

@@ -1,5 +1,5 @@
 // The wishlist sidebar (spec §2): total items and total price, Clear wishlist, Start shopping, and
-// per item Add to cart (disabled when the item is not purchasable or the bag is loading). Names,
+// per item Add to cart (disabled when the item is not purchasable, aria-disabled while the bag loads). Names,
 // prices and stock come from the API (`/variants`), never from what the browser stored.
 import { useEffect, useState, type ReactElement } from 'react';
 import { api, marketOf, prefixOf } from '../lib/api';
@@ -78,8 +78,12 @@ export default function WishlistSidebar(): ReactElement {
                   <button
                     type="button"
                     className="btn btn--primary btn--small"
-                    disabled={!summary.purchasable || cartLoading}
+                    disabled={!summary.purchasable}
+                    // While the bag loads the button stays focusable (aria-disabled, not disabled):
+                    // a disabled button drops keyboard focus to the body.
+                    aria-disabled={cartLoading || undefined}
                     onClick={() => {
+                      if (store.getState().cart.loading) return;
                       addToCart({ product_id: summary.product_id, variant_id: summary.variant_id, quantity: 1 })
                         .then(() => notify(`${summary.name} was added to your bag`, { tone: 'success' }))
                         .catch((error: unknown) => notify(error instanceof Error ? error.message : String(error), { tone: 'error' }));

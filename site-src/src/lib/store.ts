@@ -68,6 +68,8 @@ export interface Cart {
   base_amount: number;
   line_items: { physical_items: LineItem[]; digital_items: LineItem[] };
   total_item_count: number;
+  /** The promotions engine granted free shipping on this bag (absent when promotions are off). */
+  free_shipping?: boolean;
   /** The API syncs this bag with the promotions engine when it opens (feature flag on). */
   promotions_enabled?: boolean;
   /** The wallet express button's settings; null (or absent) when express checkout is off. */

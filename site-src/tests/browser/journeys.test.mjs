@@ -1,7 +1,8 @@
 //! Shopper journeys in Debian's chromium against the built sample store and the API on loopback
 //! (fresh SQLite database): bag, stock rules, wishlist merge, registration and sign-in, password
 //! reset with the token from the API's outbox, the locale switch, and a colour change in place on a
-//! product page (no navigation; back restores the colour). Journeys 1 and 3 also at 375 px.
+//! product page (no navigation; back restores the colour), and the signed-in account screens and a
+//! not-found order confirmation in every market (errors and axe). Journeys 1 and 3 also at 375 px.
 //! Run: SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:journeys
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
@@ -224,6 +225,39 @@ describe('shopper journeys', () => {
     await signIn(page, email, 'Fresh2027pass');
     await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
     expectOnlyRefused(errors, 400, '/api/auth/password-reset/validate');
+  });
+
+  journey('signed-in account screens and a not-found order confirmation, in every market: no error, axe clean', DESKTOP, async (context) => {
+    const { page } = await open(context, '/create-account');
+    await register(page, { email: newEmail('screens') });
+    await page.close();
+    const settled = async (screen) => {
+      await screen.waitForLoadState('networkidle');
+      await screen.waitForFunction(() => document.querySelector('main [aria-busy="true"]') === null, null, { timeout: TIMEOUT });
+    };
+    for (const prefix of ['', '/us', '/eu']) {
+      for (const path of ['/my-account', '/MyAccount/MyProfile', '/MyAccount/OrderHistory', '/MyAccount/SavedAddresses']) {
+        const { page: screen, errors } = await open(context, `${prefix}${path}`);
+        await settled(screen);
+        // Signed in: the screen shows the account, not the sign-in link a guest gets.
+        assert.equal(await screen.locator('main a[href$="/login"]').count(), 0, `${prefix}${path} shows the guest state`);
+        assert.deepEqual(await axeViolations(screen), [], `${prefix}${path}`);
+        assert.deepEqual(errors, [], `${prefix}${path}`);
+        await screen.close();
+      }
+      // An order that does not exist (a mistyped link): the API's 404 is the one failed request,
+      // and the screen says so in an alert.
+      const ids = '/0123456789abcdef0123456789abcdef/fedcba9876543210fedcba9876543210';
+      const { page: screen, errors } = await open(context, `${prefix}/order-confirmation${ids}`);
+      await screen.getByRole('alert').waitFor();
+      await settled(screen);
+      assert.deepEqual(await axeViolations(screen), [], `${prefix}/order-confirmation`);
+      assert.deepEqual(errors.sort(), [
+        `HTTP 404: ${SITE_URL}/api/orders${ids}?market=${prefix === '' ? 'uk' : prefix.slice(1)}`,
+        'console: Failed to load resource: the server responded with a status of 404 (Not Found)',
+      ].sort());
+      await screen.close();
+    }
   });
 
   for (const viewport of [DESKTOP, MOBILE]) {

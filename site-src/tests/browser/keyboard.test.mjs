@@ -5,7 +5,7 @@
 //!  - 375 px, every market: the mobile menu (its toggle and the bottom bar's Menu link; variant one's
 //!    layers, variant two's tabs), and the bottom bar's Account (login modal), Wishlist and Basket;
 //!  - the product page: colour, size and length by keyboard, Add to bag, the added-to-bag popup, the
-//!    wishlist toggle;
+//!    wishlist toggle, then the wishlist's Add to cart (focus kept while the bag loads);
 //!  - a listing: the mobile filter panel (375 px) and the desktop filter sidebar (1280 px).
 //! Every dialog: focus moves in when it opens, 30 Tabs and 30 Shift+Tabs cycle inside it (over
 //! visible controls only), Escape closes it and focus returns to the control that opened it.
@@ -278,7 +278,7 @@ describe('keyboard', () => {
   describe(`product page and listing at ${DESKTOP.width} px`, () => {
     const shared = sharedBrowser(DESKTOP);
 
-    it(`${PRODUCT}: colour, size and length by keyboard, Add to bag with Enter, the popup traps focus`, async () => {
+    it(`${PRODUCT}: colour, size and length by keyboard, Add to bag with Enter, the popup traps focus, the wishlist's Add to cart keeps focus`, async () => {
       const { page, errors } = await openPage(shared.context, `${SITE_URL}${PRODUCT}`);
       // The in-place colour change is wired once its chunk has loaded after hydration.
       await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.includes('product-options-live')));
@@ -304,6 +304,30 @@ describe('keyboard', () => {
       await tabTo(page, '.wishlist-toggle');
       await page.keyboard.press('Enter');
       await page.locator('.wishlist-toggle[aria-pressed="true"]').waitFor();
+
+      // The wishlist's Add to cart by Enter: while the bag loads the button says it is busy
+      // (aria-disabled) but keeps focus, so the shopper does not lose their place. The API's
+      // answer is held back 500 ms so that the busy state is seen.
+      const slow = async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await route.continue();
+      };
+      await page.route('**/api/cart/items**', slow);
+      const wishlist = page.getByRole('dialog', { name: 'WISHLIST' });
+      await tabTo(page, '.header-action--wishlist', { back: true });
+      await page.keyboard.press('Enter');
+      await wishlist.locator('[data-wishlist-total]').waitFor();
+      const add = '.wishlist .bag-line .btn--primary';
+      await tabTo(page, add);
+      const onAdd = () => page.evaluate((s) => document.activeElement?.matches(s) === true, add);
+      await page.keyboard.press('Enter');
+      await page.locator(`${add}[aria-disabled="true"]`).waitFor();
+      assert.ok(await onAdd(), `focus left Add to cart while the bag loads: it is on ${await focusedName(page)}`);
+      await page.locator(`${add}:not([aria-disabled])`).waitFor();
+      await page.getByText(/was added to your bag/).waitFor();
+      assert.ok(await onAdd(), `focus left Add to cart once the bag loaded: it is on ${await focusedName(page)}`);
+      await page.unroute('**/api/cart/items**', slow);
+      await expectClosedBackTo(page, wishlist, page.locator('.header-action--wishlist').filter({ visible: true }));
       assert.deepEqual(errors, []);
       await page.close();
     });

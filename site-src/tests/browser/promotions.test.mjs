@@ -2,7 +2,7 @@
 //! and its engine at a fake this test serves on loopback (the engine's HTTP shape: 404 for an
 //! unknown session, effects from the cart items sent). Opening the bag holds the engine's answer:
 //! meanwhile the header bag icon is aria-disabled, Checkout is disabled and nothing moves; once it
-//! answers, SUBTOTAL shows the discounted total and both come back.
+//! answers, SUBTOTAL shows the discounted total, SHIPPING FREE shows, and both come back.
 //! Run: PROMOTIONS_FAKE_PORT=P and SITE_URL of a `storefront dev` started with
 //! PROMOTIONS_ENABLED=true PROMOTIONS_BASE_URL=http://127.0.0.1:P (see scripts/test).
 import { strict as assert } from 'node:assert';
@@ -17,7 +17,7 @@ const TIMEOUT = 15_000;
 
 const problem = SITE_URL === '' ? 'SITE_URL is not set' : FAKE_PORT === 0 ? 'PROMOTIONS_FAKE_PORT is not set' : chromiumMissing();
 
-/** The fake engine: sessions are unknown (404), evaluations wait for `release()`; 10% off each item. */
+/** The fake engine: sessions are unknown (404), evaluations wait for `release()`; 10% off each item, free shipping. */
 function fakeEngine() {
   const calls = [];
   let release = () => undefined;
@@ -41,6 +41,8 @@ function fakeEngine() {
         effectType: 'setDiscountPerItem',
         props: { name: '10% off', position: item.position, value: Math.round(item.price * item.quantity * 10) / 100 },
       }));
+      // And free shipping, the way the engine grants it: a discount on the session's shipping cost.
+      effects.push({ effectType: 'setDiscountPerAdditionalCost', props: { name: 'Free shipping', additionalCost: 'shipping', value: 0 } });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ effects }));
     });
   });
@@ -86,6 +88,7 @@ describe('promotions sync when the bag opens', { skip: problem ?? false }, () =>
       assert.equal(await checkout.isDisabled(), true, 'Checkout is disabled during the sync');
       assert.deepEqual(await icon.boundingBox(), box, 'the disabled icon keeps its place');
       const before = await bag.locator('[data-subtotal]').innerText();
+      assert.equal(await bag.locator('[data-free-shipping]').count(), 0, 'no free shipping before the engine grants it');
 
       engine.release();
       await page.waitForFunction(() => document.querySelector('.header-action--bag')?.getAttribute('aria-disabled') === null);
@@ -94,6 +97,7 @@ describe('promotions sync when the bag opens', { skip: problem ?? false }, () =>
       const money = (text) => Number(text.replace(/[^0-9.]/g, ''));
       const after = await bag.locator('[data-subtotal]').innerText();
       assert.equal(Math.round(money(after) * 100), Math.round(money(before) * 90), `${before} → ${after}`);
+      assert.match(await bag.locator('[data-free-shipping]').innerText(), /^SHIPPING\s+FREE$/);
       assert.equal(engine.calls.length, 2, engine.calls.join(', '));
       assert.match(engine.calls[0], /^GET \/v2\/customer_sessions\/[0-9a-f]{64}$/);
       assert.match(engine.calls[1], /^PUT \/v2\/customer_sessions\/[0-9a-f]{64}\?dry=true$/);
