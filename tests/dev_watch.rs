@@ -63,6 +63,11 @@ fn wait_for(addr: &str, path: &str, what: &str, check: impl Fn(u16, &str) -> boo
 }
 
 fn start(site: &Site, templates: &std::path::Path) -> Dev {
+    start_with_stdout(site, templates, Stdio::null())
+}
+
+/// `storefront dev` over `site` with `templates`, its standard output going to `stdout`.
+fn start_with_stdout(site: &Site, templates: &std::path::Path, stdout: Stdio) -> Dev {
     let addr = free_addr();
     let child = Command::new(env!("CARGO_BIN_EXE_storefront"))
         .current_dir(repo())
@@ -77,7 +82,7 @@ fn start(site: &Site, templates: &std::path::Path) -> Dev {
         .arg("--island-sources")
         .arg(site.dir.path().join("no-island-sources"))
         .args(["--addr", &addr])
-        .stdout(Stdio::null())
+        .stdout(stdout)
         .stderr(Stdio::null())
         .spawn()
         .expect("storefront dev starts");
@@ -181,25 +186,11 @@ fn an_idle_dev_server_does_not_rebuild() {
     let templates = site.dir.path().join("templates");
     copy_dir(&repo().join("site-src/templates"), &templates);
     let log = site.dir.path().join("dev.log");
-    let addr = free_addr();
-    let child = Command::new(env!("CARGO_BIN_EXE_storefront"))
-        .current_dir(repo())
-        .args(["dev", "--export"])
-        .arg(&site.export)
-        .arg("--out")
-        .arg(site.public())
-        .arg("--cache")
-        .arg(site.dir.path().join("cache"))
-        .arg("--templates")
-        .arg(&templates)
-        .arg("--island-sources")
-        .arg(site.dir.path().join("no-island-sources"))
-        .args(["--addr", &addr])
-        .stdout(std::fs::File::create(&log).unwrap())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("storefront dev starts");
-    let dev = Dev { child, addr };
+    let dev = start_with_stdout(
+        &site,
+        &templates,
+        std::fs::File::create(&log).unwrap().into(),
+    );
     wait_for(&dev.addr, "/", "the home page", |s, _| s == 200);
     // Pages served meanwhile read the tree too.
     for _ in 0..10 {

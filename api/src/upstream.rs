@@ -13,6 +13,19 @@ pub fn flag_on(value: Option<&str>) -> bool {
     value == Some("true")
 }
 
+/// Settings read from `pairs` instead of the environment, for tests of the settings rules.
+#[cfg(test)]
+pub fn settings_from(
+    pairs: &'static [(&'static str, &'static str)],
+) -> impl Fn(&str) -> Option<String> {
+    move |k: &str| {
+        pairs
+            .iter()
+            .find(|(n, _)| *n == k)
+            .map(|(_, v)| v.to_string())
+    }
+}
+
 /// A timeout setting in whole milliseconds from 1 to `max_ms`; `default_ms` when unset or blank.
 pub fn timeout_setting(
     get: &impl Fn(&str) -> Option<String>,

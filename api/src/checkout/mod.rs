@@ -835,14 +835,7 @@ mod tests {
 
     #[test]
     fn the_button_needs_the_flag_and_the_provider() {
-        let vars = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
+        let vars = crate::upstream::settings_from;
         assert!(
             !ExpressConfig::from_vars(vars(&[("EXPRESS_CHECKOUT_ENABLED", "1")]))
                 .unwrap()

@@ -450,14 +450,7 @@ mod tests {
 
     #[test]
     fn an_enabled_engine_needs_every_setting() {
-        let vars = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
+        let vars = crate::upstream::settings_from;
         let off = PromotionsConfig::from_vars(vars(&[("PROMOTIONS_ENABLED", "yes")])).unwrap();
         assert!(!off.enabled);
         let e = PromotionsConfig::from_vars(vars(&[
