@@ -133,6 +133,77 @@ fn one_changed_product_rewrites_exactly_the_pages_that_show_it() {
     );
 }
 
+/// Every file of a live tree with its bytes.
+fn tree_contents(root: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    snapshot_files(root)
+        .into_keys()
+        .filter(|f| f != "build-manifest.json")
+        .map(|f| {
+            let bytes = std::fs::read(root.join(&f)).unwrap();
+            (f, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_changed_description_rewrites_only_the_products_own_pages() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let mut id = 0;
+    edit_json(&site.export, "catalog/products.json", |d| {
+        let p = &mut d["data"][5];
+        id = p["id"].as_u64().unwrap();
+        p["description"] = serde_json::json!("<p>A description edited for this test.</p>");
+    });
+    let shown_on = pages_linking_to(&site, id);
+    assert!(
+        shown_on.iter().any(|p| p.contains("browse/")),
+        "its card is on listing pages, which a description does not touch"
+    );
+    let report = site.build().unwrap();
+    let written: BTreeSet<String> = report.written.iter().cloned().collect();
+    let own: BTreeSet<String> = shown_on
+        .iter()
+        .filter(|p| {
+            p.split('/')
+                .skip_while(|s| *s == "us" || *s == "eu")
+                .take(2)
+                .eq(["p", id.to_string().as_str()])
+        })
+        .cloned()
+        .collect();
+    assert!(!own.is_empty());
+    assert_eq!(written, own, "only the product's own pages are rewritten");
+    assert!(
+        site.read(&format!(
+            "/{}",
+            own.first().unwrap().trim_end_matches("index.html")
+        ))
+        .contains("A description edited for this test.")
+    );
+
+    // What was carried over is what a full build of the edited export writes.
+    let fresh = Site {
+        dir: tempfile::tempdir().unwrap(),
+        export: site.export.clone(),
+    };
+    fresh.build().unwrap();
+    let (incremental, full) = (
+        tree_contents(&site.public()),
+        tree_contents(&fresh.public()),
+    );
+    assert_eq!(
+        incremental.keys().collect::<Vec<_>>(),
+        full.keys().collect::<Vec<_>>()
+    );
+    for (file, bytes) in &full {
+        assert!(
+            incremental[file] == *bytes,
+            "{file} differs from a full build"
+        );
+    }
+}
+
 #[test]
 fn a_removed_product_has_its_pages_deleted() {
     let site = copied_sample();

@@ -478,7 +478,7 @@ impl ItemDeps {
                     &mut h,
                     catalog,
                     &site.category_products[ci],
-                    &site.product_digest,
+                    &site.card_digest,
                 );
                 Some(*h.finalize().as_bytes())
             })
@@ -499,7 +499,7 @@ impl ItemDeps {
                     &mut h,
                     catalog,
                     &site.collection_products[ci],
-                    &site.product_digest,
+                    &site.card_digest,
                 );
                 *h.finalize().as_bytes()
             })
@@ -513,7 +513,7 @@ impl ItemDeps {
                     .iter()
                     .chain(&site.complete_the_look[pi])
                 {
-                    h.update(&site.product_digest[r]);
+                    h.update(&site.card_digest[r]);
                 }
                 if let Some(ci) = site.primary_category[pi] {
                     let cat = &catalog.categories[ci];
@@ -627,11 +627,11 @@ fn listing_inputs(
     h: &mut blake3::Hasher,
     catalog: &Catalog,
     members: &[usize],
-    product_digest: &[Digest],
+    card_digest: &[Digest],
 ) {
     h.update(&members.len().to_le_bytes());
     for &pi in members.iter().take(crate::context::PER_PAGE) {
-        h.update(&product_digest[pi]);
+        h.update(&card_digest[pi]);
     }
     h.update(
         crate::context::facets(catalog, members)

@@ -1,8 +1,10 @@
-//! Data derived once per build from the catalog: digests of what each product page shows,
+//! Data derived once per build from the catalog: digests of what each product page and each
+//! product card shows,
 //! category and collection membership in the default ("featured") order, and the
 //! recommendation and complete-the-look lists.
 
 use domain::catalog::{Catalog, Product};
+use domain::market::MARKETS;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,6 +18,10 @@ pub type Digest = [u8; 32];
 pub struct SiteModel {
     /// Hash of everything a page can show of a product (not its stock), by product index.
     pub product_digest: Vec<Digest>,
+    /// Hash of what the product's card shows in the three markets, by product index. Listings,
+    /// recommendations and complete-the-look show only cards, so a change elsewhere in a
+    /// product (its description, say) leaves the pages that show its card alone.
+    pub card_digest: Vec<Digest>,
     /// By category index: member product indices (its own and its descendants'), featured order.
     pub category_products: Vec<Vec<usize>>,
     /// By collection index: product indices in the editor's order.
@@ -29,6 +35,16 @@ pub struct SiteModel {
 pub fn digest_of<T: serde::Serialize>(value: &T) -> Digest {
     let mut hasher = blake3::Hasher::new();
     serde_json::to_writer(HashWriter(&mut hasher), value).expect("catalog models serialise");
+    *hasher.finalize().as_bytes()
+}
+
+/// The digest of `product`'s card as each market prints it.
+fn card_digest(catalog: &Catalog, product: &Product) -> Digest {
+    let mut hasher = blake3::Hasher::new();
+    for market in &MARKETS {
+        let card = crate::context::card(catalog, product, market);
+        serde_json::to_writer(HashWriter(&mut hasher), &card).expect("cards serialise");
+    }
     *hasher.finalize().as_bytes()
 }
 
@@ -83,6 +99,7 @@ impl SiteModel {
                 for (pi, (a, b)) in old.products.iter().zip(&catalog.products).enumerate() {
                     if !Arc::ptr_eq(a, b) {
                         next.product_digest[pi] = digest_of(&**b);
+                        next.card_digest[pi] = card_digest(catalog, b);
                     }
                 }
                 Arc::new(next)
@@ -96,6 +113,11 @@ impl SiteModel {
             .products
             .par_iter()
             .map(|p| digest_of(&**p))
+            .collect();
+        let card_digest: Vec<Digest> = catalog
+            .products
+            .par_iter()
+            .map(|p| card_digest(catalog, p))
             .collect();
         let category_pos: HashMap<u64, usize> = catalog
             .categories
@@ -175,6 +197,7 @@ impl SiteModel {
             .unzip();
         SiteModel {
             product_digest,
+            card_digest,
             category_products,
             collection_products,
             recommendations,
