@@ -60,9 +60,7 @@ async fn preview_start_domain_check_cookie_and_content_route() {
     let site = copied_sample();
     let daemon = Daemon::start(
         site.options(),
-        Box::new(LocalExport {
-            dir: site.export.clone(),
-        }),
+        Box::new(LocalExport::new(site.export.clone())),
         Timing::default(),
         Box::new(|_| {}),
     )

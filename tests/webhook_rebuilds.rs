@@ -64,9 +64,7 @@ async fn start() -> Harness {
     };
     let daemon = Daemon::start(
         site.options(),
-        Box::new(LocalExport {
-            dir: site.export.clone(),
-        }),
+        Box::new(LocalExport::new(site.export.clone())),
         timing,
         Box::new(|_| {}),
     )

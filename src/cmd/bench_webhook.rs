@@ -155,9 +155,7 @@ pub fn run(args: Args) -> Result<()> {
     let started = Instant::now();
     let daemon = Daemon::start(
         opts,
-        Box::new(LocalExport {
-            dir: export.clone(),
-        }),
+        Box::new(LocalExport::new(export.clone())),
         // No compaction during the measurement: it would compete for the two cores.
         Timing {
             compact_after: Duration::from_secs(3600),

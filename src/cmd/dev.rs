@@ -112,9 +112,7 @@ pub fn run(args: Args) -> Result<()> {
     };
     let daemon = Daemon::start(
         opts,
-        Box::new(LocalExport {
-            dir: export_dir.clone(),
-        }),
+        Box::new(LocalExport::new(export_dir.clone())),
         Timing::default(),
         on_rebuilt,
     )

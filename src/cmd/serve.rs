@@ -73,9 +73,7 @@ fn fresh_source(
     runtime: &tokio::runtime::Runtime,
 ) -> anyhow::Result<Box<dyn FreshSource>> {
     let Some(cfg) = import_config()? else {
-        return Ok(Box::new(LocalExport {
-            dir: opts.export_dir.clone(),
-        }));
+        return Ok(Box::new(LocalExport::new(opts.export_dir.clone())));
     };
     let imported = args.cache.join("export");
     if let Some(export) = &args.export

@@ -8,6 +8,7 @@
 //! generation so `public/` catches up.
 
 pub mod importer_source;
+pub mod keyed_file;
 pub mod model;
 pub mod source;
 
@@ -328,6 +329,7 @@ impl Batch {
 
 impl Worker {
     fn run(mut self, rx: mpsc::Receiver<Msg>) {
+        self.source.prepare();
         loop {
             let has_layers = self.current_view().layer_count() > 0;
             let first = if has_layers {
@@ -530,7 +532,10 @@ impl Worker {
                 false
             }
         };
-        status.receipt_to_live_ms = batch.first_received.elapsed().as_millis() as u64;
+        if !status.ok {
+            // Nothing went live: the time until the failure was reported.
+            status.receipt_to_live_ms = batch.first_received.elapsed().as_millis() as u64;
+        }
         if let Some(manifest) = self.unrecorded_manifest.take() {
             let started = Instant::now();
             if let Err(e) = generator::build::record_manifest(&self.opts, &mut self.memo, manifest)
@@ -642,6 +647,8 @@ impl Worker {
             }
             None => {}
         }
+        // Measured here: what follows (dropping the previous model) happens after going live.
+        status.receipt_to_live_ms = batch.first_received.elapsed().as_millis() as u64;
         status.phases_ms.push((
             "swap view".into(),
             swapping.elapsed().as_secs_f64() * 1000.0,

@@ -5,13 +5,12 @@
 //! the real source APIs. Items come back as the sources' JSON so the daemon can tell a fresh
 //! version from the one it already has.
 
+use super::keyed_file::{KeyOf, KeyedFile, RecordKey};
 use domain::catalog::{FILE_CATEGORIES, FILE_INVENTORY, FILE_PRICES, FILE_PRODUCTS};
-use rayon::prelude::*;
-use serde::Deserialize;
 use serde_json::Value;
-use serde_json::value::RawValue;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// A product as the catalog API returns it, with its variants' price-list records and stock.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +48,10 @@ pub trait FreshSource: Send + Sync {
         let _ = model;
         Ok(())
     }
+    /// Called once by the daemon's worker before it waits for changes: a source that can do
+    /// ahead what its first fetch would otherwise pay for (`LocalExport` keys its catalog
+    /// files) does it then. A failure here is left for that fetch to report.
+    fn prepare(&self) {}
 }
 
 /// Reads `{"data": [...]}` from an export file as JSON values.
@@ -63,90 +66,6 @@ pub fn read_data_list(dir: &Path, file: &str) -> Result<Vec<Value>, FetchError> 
     match root.get_mut("data").map(Value::take) {
         Some(Value::Array(items)) => Ok(items),
         _ => Err(err("missing: expected {\"data\": [...]}".into())),
-    }
-}
-
-/// `{"data": [...]}` with the items left as raw JSON borrowed from the file's bytes.
-#[derive(Deserialize)]
-struct RawDataList<'a> {
-    #[serde(borrow)]
-    data: Vec<&'a RawValue>,
-}
-
-/// The fields that pick a catalog record: a product's `id`, a price record's `variant_id`, an
-/// inventory record's `identity.variant_id`. Everything else in the record is skipped unparsed.
-#[derive(Deserialize)]
-struct RecordKey {
-    id: Option<u64>,
-    variant_id: Option<u64>,
-    identity: Option<VariantIdentity>,
-}
-
-#[derive(Deserialize)]
-struct VariantIdentity {
-    variant_id: Option<u64>,
-}
-
-impl RecordKey {
-    fn variant(&self) -> Option<u64> {
-        self.variant_id
-            .or(self.identity.as_ref().and_then(|i| i.variant_id))
-    }
-}
-
-/// An export file's `{"data": [...]}` items, each with the id that picks it (`None` when it
-/// has none) and where it is in the file, left unparsed: a webhook names a few items of files of
-/// tens of MB, and only those are built as JSON values.
-struct KeyedItems {
-    file: &'static str,
-    bytes: Vec<u8>,
-    items: Vec<(Option<u64>, std::ops::Range<usize>)>,
-}
-
-impl KeyedItems {
-    /// Reads `file` and keys each item with `key` (the keys are parsed in parallel).
-    fn read(
-        dir: &Path,
-        file: &'static str,
-        key: fn(&RecordKey) -> Option<u64>,
-    ) -> Result<KeyedItems, FetchError> {
-        let err = |why: String| FetchError {
-            source_name: file.to_string(),
-            why,
-        };
-        let bytes =
-            std::fs::read(dir.join(file)).map_err(|e| err(format!("cannot be read: {e}")))?;
-        let list: RawDataList =
-            serde_json::from_slice(&bytes).map_err(|e| err(format!("malformed JSON: {e}")))?;
-        let base = bytes.as_ptr() as usize;
-        let items = list
-            .data
-            .par_iter()
-            .enumerate()
-            .map(|(i, raw)| {
-                let text = raw.get();
-                let k: RecordKey = serde_json::from_str(text)
-                    .map_err(|e| err(format!("data[{i}]: id, variant_id or identity: {e}")))?;
-                let start = text.as_ptr() as usize - base;
-                Ok((key(&k), start..start + text.len()))
-            })
-            .collect::<Result<Vec<_>, FetchError>>()?;
-        Ok(KeyedItems { file, bytes, items })
-    }
-
-    /// The items whose id `wanted` accepts, as JSON values, in file order.
-    fn matching(&self, wanted: impl Fn(u64) -> bool) -> Result<Vec<Value>, FetchError> {
-        self.items
-            .iter()
-            .enumerate()
-            .filter(|(_, (key, _))| key.is_some_and(&wanted))
-            .map(|(i, (_, range))| {
-                serde_json::from_slice(&self.bytes[range.clone()]).map_err(|e| FetchError {
-                    source_name: self.file.to_string(),
-                    why: format!("data[{i}]: {e}"),
-                })
-            })
-            .collect()
     }
 }
 
@@ -203,23 +122,52 @@ pub fn delivery_id(item: &Value) -> Option<&str> {
     item.pointer("/_meta/deliveryId").and_then(Value::as_str)
 }
 
-/// The export directory as a source: each call reads the files it needs.
+/// The export directory as a source: each call reads the files it needs, and the catalog files
+/// are re-keyed from what changed since the last call (`KeyedFile::reread`).
 pub struct LocalExport {
-    pub dir: PathBuf,
+    dir: PathBuf,
+    /// Each catalog file as last keyed.
+    keyed: Mutex<HashMap<&'static str, Arc<KeyedFile>>>,
 }
 
 impl LocalExport {
-    fn products_file(&self) -> Result<KeyedItems, FetchError> {
-        KeyedItems::read(&self.dir, FILE_PRODUCTS, |k| k.id)
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        LocalExport {
+            dir: dir.into(),
+            keyed: Mutex::default(),
+        }
     }
 
-    fn variant_file(&self, file: &'static str) -> Result<KeyedItems, FetchError> {
-        KeyedItems::read(&self.dir, file, RecordKey::variant)
+    /// `file` as it is now, keyed by `key`.
+    fn keyed(&self, file: &'static str, key: KeyOf) -> Result<Arc<KeyedFile>, FetchError> {
+        let bytes = std::fs::read(self.dir.join(file)).map_err(|e| FetchError {
+            source_name: file.to_string(),
+            why: format!("cannot be read: {e}"),
+        })?;
+        let kept = self.keyed_files().get(file).cloned();
+        let now = Arc::new(match kept {
+            Some(kept) => kept.reread(bytes)?.0,
+            None => KeyedFile::parse(file, key, bytes)?,
+        });
+        self.keyed_files().insert(file, now.clone());
+        Ok(now)
+    }
+
+    fn keyed_files(&self) -> std::sync::MutexGuard<'_, HashMap<&'static str, Arc<KeyedFile>>> {
+        self.keyed.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn products_file(&self) -> Result<Arc<KeyedFile>, FetchError> {
+        self.keyed(FILE_PRODUCTS, |k| k.id)
+    }
+
+    fn variant_file(&self, file: &'static str) -> Result<Arc<KeyedFile>, FetchError> {
+        self.keyed(file, RecordKey::variant)
     }
 }
 
 /// The products with these ids, as in the export.
-fn products_by_id(file: &KeyedItems, ids: &[u64]) -> Result<BTreeMap<u64, Value>, FetchError> {
+fn products_by_id(file: &KeyedFile, ids: &[u64]) -> Result<BTreeMap<u64, Value>, FetchError> {
     let wanted: BTreeSet<u64> = ids.iter().copied().collect();
     Ok(file
         .matching(|id| wanted.contains(&id))?
@@ -230,7 +178,7 @@ fn products_by_id(file: &KeyedItems, ids: &[u64]) -> Result<BTreeMap<u64, Value>
 
 /// The records of `file` (prices or stock) of each product's variants.
 fn variant_records(
-    file: &KeyedItems,
+    file: &KeyedFile,
     products: &BTreeMap<u64, BTreeSet<u64>>,
 ) -> Result<BTreeMap<u64, Vec<Value>>, FetchError> {
     let owner: BTreeMap<u64, u64> = products
@@ -256,6 +204,18 @@ fn variants_of(products: &BTreeMap<u64, Value>) -> BTreeMap<u64, BTreeSet<u64>> 
 }
 
 impl FreshSource for LocalExport {
+    fn prepare(&self) {
+        let _ = rayon::join(
+            || self.products_file(),
+            || {
+                rayon::join(
+                    || self.variant_file(FILE_PRICES),
+                    || self.variant_file(FILE_INVENTORY),
+                )
+            },
+        );
+    }
+
     fn products(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<ProductRecord>>, FetchError> {
         // The three files are read at once: a product's price and stock records are picked by
         // variant ids, which only the product file gives, but keying them does not need those.
@@ -268,10 +228,10 @@ impl FreshSource for LocalExport {
                 )
             },
         );
-        let found = products_by_id(&products?, ids)?;
+        let found = products_by_id(&*products?, ids)?;
         let variants = variants_of(&found);
-        let mut prices = variant_records(&prices?, &variants)?;
-        let mut stock = variant_records(&stock?, &variants)?;
+        let mut prices = variant_records(&*prices?, &variants)?;
+        let mut stock = variant_records(&*stock?, &variants)?;
         Ok(ids
             .iter()
             .map(|&id| {
@@ -290,8 +250,8 @@ impl FreshSource for LocalExport {
             || self.products_file(),
             || self.variant_file(FILE_INVENTORY),
         );
-        let variants = variants_of(&products_by_id(&products?, product_ids)?);
-        variant_records(&stock?, &variants)
+        let variants = variants_of(&products_by_id(&*products?, product_ids)?);
+        variant_records(&*stock?, &variants)
     }
 
     fn categories(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<Value>>, FetchError> {
