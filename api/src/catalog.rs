@@ -11,7 +11,7 @@ use domain::market::MARKETS;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 /// Stock rows of every variant as the store holds them, by variant id.
 pub type StockSnapshot = HashMap<u64, StockRow>;
@@ -85,9 +85,8 @@ pub fn find_variant(
     Some((product, variant))
 }
 
-/// A hash of every catalog file in the export: a cheap change test, and the version stored with
-/// the imported data so an unchanged export is not written again.
-pub fn fingerprint(dir: &Path) -> anyhow::Result<String> {
+/// The files `fingerprint` reads: `store.json` and the catalog's JSON files, in order.
+fn fingerprinted_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = vec![dir.join("store.json")];
     let catalog_dir = dir.join("catalog");
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&catalog_dir)
@@ -97,8 +96,14 @@ pub fn fingerprint(dir: &Path) -> anyhow::Result<String> {
         .collect();
     entries.sort();
     files.extend(entries);
+    Ok(files)
+}
+
+/// A hash of every catalog file in the export: the version stored with the imported data so an
+/// unchanged export is not written again, and the watcher's test of a real change.
+pub fn fingerprint(dir: &Path) -> anyhow::Result<String> {
     let mut hasher = blake3::Hasher::new();
-    for f in files {
+    for f in fingerprinted_files(dir)? {
         let bytes = std::fs::read(&f).with_context(|| format!("reading {}", f.display()))?;
         hasher.update(
             f.strip_prefix(dir)
@@ -110,6 +115,46 @@ pub fn fingerprint(dir: &Path) -> anyhow::Result<String> {
         hasher.update(&bytes);
     }
     Ok(hasher.finalize().to_hex().to_string())
+}
+
+/// What `stat` says of the fingerprinted files, and when it was asked. The watcher reads and
+/// hashes the files (~125 MB at 10k products) only when this changed, or when a file was modified
+/// so recently that a second write in the same clock tick could keep its stamp (file times come
+/// from a coarse clock; git calls such entries "racily clean").
+#[derive(Debug, Clone)]
+pub struct ExportStamps {
+    files: Vec<(PathBuf, u64, u64, SystemTime)>,
+    taken_at: SystemTime,
+}
+
+/// How far back from the moment stamps are taken a modification is still "racy".
+const RACY: Duration = Duration::from_millis(100);
+
+impl ExportStamps {
+    pub fn take(dir: &Path) -> anyhow::Result<ExportStamps> {
+        use std::os::unix::fs::MetadataExt;
+        let taken_at = SystemTime::now();
+        let files = fingerprinted_files(dir)?
+            .into_iter()
+            .map(|f| {
+                let m =
+                    std::fs::metadata(&f).with_context(|| format!("reading {}", f.display()))?;
+                let modified = m.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+                anyhow::Ok((f, m.ino(), m.len(), modified))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        Ok(ExportStamps { files, taken_at })
+    }
+
+    /// Whether the files are surely those `self` was taken of: the same stamps, none of them
+    /// modified shortly before `self` was taken.
+    pub fn surely_unchanged(&self, now: &ExportStamps) -> bool {
+        self.files == now.files
+            && self
+                .files
+                .iter()
+                .all(|(_, _, _, modified)| *modified + RACY < self.taken_at)
+    }
 }
 
 /// Loads and validates the export (off the async threads: it parses in parallel with rayon).
@@ -249,18 +294,44 @@ pub fn watch(
     every: Duration,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
+        let mut stamps = ExportStamps::take(&dir).ok();
         let mut last = fingerprint(&dir).ok();
         let mut tick = tokio::time::interval(every);
         tick.tick().await;
         loop {
             tick.tick().await;
-            let now = match fingerprint(&dir) {
-                Ok(f) => f,
+            let now_stamps = match ExportStamps::take(&dir) {
+                Ok(s) => s,
                 Err(e) => {
                     tracing::warn!(error = %format!("{e:#}"), "catalog export unreadable; keeping the current catalog");
                     continue;
                 }
             };
+            if stamps
+                .as_ref()
+                .is_some_and(|s| s.surely_unchanged(&now_stamps))
+            {
+                continue;
+            }
+            // Reading and hashing the export is blocking work.
+            let hashed = {
+                let dir = dir.clone();
+                tokio::task::spawn_blocking(move || fingerprint(&dir)).await
+            };
+            let now = match hashed {
+                Ok(Ok(f)) => f,
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %format!("{e:#}"), "catalog export unreadable; keeping the current catalog");
+                    continue;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "hashing the catalog export failed");
+                    continue;
+                }
+            };
+            // Whatever the reload does, these stamps have been looked at: a failed export is
+            // tried again when it changes.
+            stamps = Some(now_stamps);
             if last.as_deref() == Some(now.as_str()) {
                 continue;
             }
@@ -287,6 +358,31 @@ pub fn watch(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stamps_tell_an_untouched_export_from_a_rewritten_or_racy_one() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("catalog")).unwrap();
+        let products = dir.path().join("catalog/products.json");
+        std::fs::write(dir.path().join("store.json"), b"{}").unwrap();
+        std::fs::write(&products, b"[1]").unwrap();
+        // Just written: racy, so not surely unchanged even against itself.
+        let fresh = ExportStamps::take(dir.path()).unwrap();
+        assert!(!fresh.surely_unchanged(&ExportStamps::take(dir.path()).unwrap()));
+        std::thread::sleep(RACY * 2);
+        let settled = ExportStamps::take(dir.path()).unwrap();
+        assert!(settled.surely_unchanged(&ExportStamps::take(dir.path()).unwrap()));
+        // Replaced by rename with the same length: another inode.
+        let temp = dir.path().join("catalog/products.json.tmp");
+        std::fs::write(&temp, b"[2]").unwrap();
+        std::fs::rename(&temp, &products).unwrap();
+        assert!(!settled.surely_unchanged(&ExportStamps::take(dir.path()).unwrap()));
+        // A new catalog file.
+        std::thread::sleep(RACY * 2);
+        let settled = ExportStamps::take(dir.path()).unwrap();
+        std::fs::write(dir.path().join("catalog/prices.json"), b"[]").unwrap();
+        assert!(!settled.surely_unchanged(&ExportStamps::take(dir.path()).unwrap()));
+    }
 
     #[test]
     fn values_clause_numbers_placeholders_across_rows() {

@@ -6,7 +6,7 @@ use crate::context::Shared;
 use crate::input_digest;
 use crate::load::{Inputs, load_export};
 use crate::output::{
-    IoError, KnownManifest, NewGeneration, OutputDirs, Publish, hex, io_err, new_manifest,
+    IoError, KnownManifest, NewGeneration, OutputDirs, Publish, io_err, new_manifest,
 };
 use crate::plan::{Page, PlanInputs, PlanMemo, plan_reusing};
 use crate::render::{TemplateError, Templates};
@@ -15,8 +15,9 @@ use crate::seo;
 use crate::site::{Digest, SiteModel};
 use domain::catalog::Catalog;
 use domain::error::LoadErrors;
-use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -134,16 +135,29 @@ enum Source<'a> {
     Copy(PathBuf),
 }
 
+/// One output of the build. Pages lend their path, and fingerprints stay binary until one goes
+/// into a manifest: a rebuild plans ~120k outputs and writes a handful.
 struct Planned<'a> {
-    path: String,
-    fingerprint: String,
+    path: Cow<'a, str>,
+    fingerprint: blake3::Hash,
     source: Source<'a>,
+}
+
+impl Planned<'_> {
+    /// Whether `fingerprint` (a manifest's, in hex) is this output's.
+    fn is_fingerprint(&self, fingerprint: &str) -> bool {
+        self.fingerprint.to_hex().as_str() == fingerprint
+    }
+
+    fn manifest_entry(&self) -> (String, String) {
+        (self.path.to_string(), self.fingerprint.to_hex().to_string())
+    }
 }
 
 fn text_output<'a>(path: String, text: String) -> Planned<'a> {
     Planned {
-        fingerprint: blake3::hash(text.as_bytes()).to_hex().to_string(),
-        path,
+        fingerprint: blake3::hash(text.as_bytes()),
+        path: path.into(),
         source: Source::Text(text),
     }
 }
@@ -169,7 +183,7 @@ type CopiedKey = (Vec<u8>, Option<PathBuf>);
 #[derive(Clone)]
 struct CopiedFile {
     path: String,
-    fingerprint: String,
+    fingerprint: blake3::Hash,
     source: PathBuf,
 }
 
@@ -203,7 +217,7 @@ fn copied_outputs(dir: &Path, prefix: &str) -> Result<Vec<CopiedFile>, IoError> 
         };
         out.push(CopiedFile {
             path,
-            fingerprint: blake3::hash(&bytes).to_hex().to_string(),
+            fingerprint: blake3::hash(&bytes),
             source: entry.path().to_path_buf(),
         });
     }
@@ -240,8 +254,7 @@ fn deleted_outputs(
     if kept == previous.files.len() {
         return Vec::new();
     }
-    let planned: std::collections::HashSet<&str> =
-        planned.iter().map(|p| p.path.as_str()).collect();
+    let planned: std::collections::HashSet<&str> = planned.iter().map(|p| &*p.path).collect();
     previous
         .files
         .keys()
@@ -368,8 +381,8 @@ pub fn build_with_memo(
     let mut planned: Vec<Planned> = pages
         .iter()
         .map(|p| Planned {
-            path: p.file.clone(),
-            fingerprint: hex(&p.fingerprint),
+            path: Cow::Borrowed(&p.file),
+            fingerprint: blake3::Hash::from_bytes(p.fingerprint),
             source: Source::Page(p),
         })
         .collect();
@@ -386,13 +399,12 @@ pub fn build_with_memo(
         "sitemap.xml".into(),
         seo::sitemap_index(base, &sitemap_names),
     ));
-    for file in &sitemaps {
-        planned.push(Planned {
-            path: file.name.clone(),
-            fingerprint: seo::sitemap_fingerprint(base, file),
-            source: Source::Sitemap(file),
-        });
-    }
+    // Each fingerprint hashes its ~40k paths: in parallel.
+    planned.par_extend(sitemaps.par_iter().map(|file| Planned {
+        path: Cow::Borrowed(&file.name),
+        fingerprint: seo::sitemap_fingerprint(base, file),
+        source: Source::Sitemap(file),
+    }));
     phases.mark("sitemaps");
     planned.push(text_output("robots.txt".into(), seo::robots(base)));
     planned.push(text_output(
@@ -417,8 +429,8 @@ pub fn build_with_memo(
         }
     };
     planned.extend(copied.iter().map(|f| Planned {
-        path: f.path.clone(),
-        fingerprint: f.fingerprint.clone(),
+        path: f.path.clone().into(),
+        fingerprint: f.fingerprint,
         source: Source::Copy(f.source.clone()),
     }));
     memo.copied = Some((copied_key, copied));
@@ -437,8 +449,8 @@ pub fn build_with_memo(
             .par_iter()
             .map(|p| {
                 old_files
-                    .and_then(|f| f.get(&p.path))
-                    .map(|fp| *fp == p.fingerprint)
+                    .and_then(|f| f.get(&*p.path))
+                    .map(|fp| p.is_fingerprint(fp))
             })
             .collect()
     };
@@ -483,8 +495,11 @@ pub fn build_with_memo(
     let results: Result<Vec<Option<String>>, BuildError> = planned
         .par_iter()
         .enumerate()
-        .progress_with(bar.clone())
         .map(|(i, p)| {
+            // Only when shown: even a hidden bar costs its bookkeeping on every output.
+            if opts.progress {
+                bar.inc(1);
+            }
             if let (true, Some(live)) = (unchanged(i), &live) {
                 if !overlay {
                     generation.link_from(&p.path, live)?;
@@ -508,7 +523,7 @@ pub fn build_with_memo(
                 Source::Text(text) => generation.write(&p.path, text.as_bytes())?,
                 Source::Copy(src) => generation.copy_from(&p.path, src)?,
             }
-            Ok(Some(p.path.clone()))
+            Ok(Some(p.path.to_string()))
         })
         .collect();
     bar.finish_and_clear();
@@ -528,7 +543,8 @@ pub fn build_with_memo(
             let mut next = Arc::unwrap_or_clone(previous_manifest);
             for (i, p) in planned.iter().enumerate() {
                 if !unchanged(i) {
-                    next.files.insert(p.path.clone(), p.fingerprint.clone());
+                    let (path, fingerprint) = p.manifest_entry();
+                    next.files.insert(path, fingerprint);
                 }
             }
             for path in &deleted {
@@ -542,10 +558,7 @@ pub fn build_with_memo(
             report.elapsed = started.elapsed();
         }
         _ => {
-            let new_files = planned
-                .iter()
-                .map(|p| (p.path.clone(), p.fingerprint.clone()))
-                .collect();
+            let new_files = planned.iter().map(Planned::manifest_entry).collect();
             let manifest = new_manifest(&name, new_files);
             generation.publish(&dirs, &manifest)?;
             memo.manifest.wrote(&dirs, manifest);

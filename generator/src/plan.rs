@@ -8,7 +8,6 @@ use domain::error::{LoadError, LoadErrors};
 use domain::market::{MARKETS, Market};
 use domain::url::{collection_path, product_path};
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Client-side screens: a static shell page each, filled by islands.
@@ -228,14 +227,16 @@ impl PageKind {
     }
 }
 
+/// The paths are shared (`Arc<str>`): a daemon's plan reuses most pages of the previous one, and a
+/// copy of a page should not copy its paths.
 #[derive(Debug, Clone)]
 pub struct Page {
     pub kind: PageKind,
     pub market: Market,
     /// Site path without the market prefix (`/p/1/x/Red`, `/` for home).
-    pub site_path: String,
+    pub site_path: Arc<str>,
     /// Output file relative to the site root (`us/p/1/x/Red/index.html`).
-    pub file: String,
+    pub file: Arc<str>,
     pub fingerprint: Digest,
 }
 
@@ -553,8 +554,8 @@ fn page(
     Page {
         kind,
         market: *market,
-        site_path,
-        file,
+        site_path: site_path.into(),
+        file: file.into(),
         fingerprint: *h.finalize().as_bytes(),
     }
 }
@@ -643,7 +644,9 @@ fn listing_inputs(
 /// Two pages wanting the same file, or a content page inside another route's namespace, is an error.
 fn check_paths(pages: &[Page], content: &Content) -> Result<(), LoadErrors> {
     let mut errors = LoadErrors::default();
-    let mut owners: HashMap<&str, &Page> = HashMap::with_capacity(pages.len());
+    // Fx hashing: ~120k of the site's own paths, on every rebuild.
+    let mut owners: rustc_hash::FxHashMap<&str, &Page> =
+        rustc_hash::FxHashMap::with_capacity_and_hasher(pages.len(), Default::default());
     let describe = |p: &Page| -> (String, String) {
         match p.kind {
             PageKind::Content(ci) => (
@@ -682,7 +685,7 @@ fn check_paths(pages: &[Page], content: &Content) -> Result<(), LoadErrors> {
                 continue;
             }
         }
-        if let Some(other) = owners.insert(page.file.as_str(), page) {
+        if let Some(other) = owners.insert(&page.file, page) {
             let (file, item) = describe(page);
             let (_, other_item) = describe(other);
             errors.push(LoadError::new(
@@ -728,7 +731,7 @@ mod tests {
         pages
             .expect("plans")
             .into_iter()
-            .map(|p| (p.file, p.fingerprint))
+            .map(|p| (p.file.to_string(), p.fingerprint))
             .collect()
     }
 

@@ -77,7 +77,7 @@ pub fn plan_sitemaps<'a>(
 }
 
 /// Fingerprint of a sitemap file from what it lists, so unchanged sitemaps are not even rendered.
-pub fn sitemap_fingerprint(base_url: &str, file: &SitemapFile) -> String {
+pub fn sitemap_fingerprint(base_url: &str, file: &SitemapFile) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
     h.update(base_url.as_bytes());
     for (page, present) in &file.pages {
@@ -85,7 +85,7 @@ pub fn sitemap_fingerprint(base_url: &str, file: &SitemapFile) -> String {
         h.update(page.site_path.as_bytes());
         h.update(&[present[0] as u8, present[1] as u8, present[2] as u8, b'\n']);
     }
-    h.finalize().to_hex().to_string()
+    h.finalize()
 }
 
 pub fn sitemap_xml(base_url: &str, file: &SitemapFile) -> String {

@@ -75,6 +75,12 @@ pub fn run(args: Args) -> Result<()> {
             args.products,
             started.elapsed().as_secs_f64()
         );
+        // The first build has just written ~120k pages; the kernel's writeback of them would
+        // otherwise land on the first rounds. A developer's first save comes later than that.
+        let flushed = Command::new("sync").status().is_ok_and(|s| s.success());
+        if !flushed {
+            println!("(sync failed: the first rounds may include the first build's writeback)");
+        }
         println!("| round | save → reload event | save → reloaded page shows the change |");
         println!("|---|---|---|");
         let file = export.join(ABOUT_US_FILE);

@@ -176,7 +176,7 @@ impl KeyedFile {
                         .iter()
                         .map(|(k, r)| (*k, r.start - old_start + pos..r.end - old_start + pos)),
                 );
-                pos = self.items[to - 1].1.end - old_start + pos;
+                pos += self.items[to - 1].1.end - old_start;
                 next_old = to;
                 continue;
             }
