@@ -84,14 +84,23 @@ fn pages_linking_to(site: &Site, product_id: u64) -> BTreeSet<String> {
         .collect()
 }
 
-#[test]
-fn one_changed_product_rewrites_exactly_the_pages_that_show_it() {
+/// The sample store built, then one of its products edited by `edit` in the export (not yet
+/// rebuilt): the site and the product's id.
+fn built_then_product_edited(edit: impl FnOnce(&mut serde_json::Value)) -> (Site, u64) {
     let site = copied_sample();
     site.build().unwrap();
     let mut id = 0;
     edit_json(&site.export, "catalog/products.json", |d| {
         let p = &mut d["data"][5];
         id = p["id"].as_u64().unwrap();
+        edit(p);
+    });
+    (site, id)
+}
+
+#[test]
+fn one_changed_product_rewrites_exactly_the_pages_that_show_it() {
+    let (site, id) = built_then_product_edited(|p| {
         p["price"] = serde_json::json!(p["price"].as_f64().unwrap() + 11.0);
     });
     let expected = pages_linking_to(&site, id);
@@ -147,12 +156,7 @@ fn tree_contents(root: &std::path::Path) -> std::collections::BTreeMap<String, V
 
 #[test]
 fn a_changed_description_rewrites_only_the_products_own_pages() {
-    let site = copied_sample();
-    site.build().unwrap();
-    let mut id = 0;
-    edit_json(&site.export, "catalog/products.json", |d| {
-        let p = &mut d["data"][5];
-        id = p["id"].as_u64().unwrap();
+    let (site, id) = built_then_product_edited(|p| {
         p["description"] = serde_json::json!("<p>A description edited for this test.</p>");
     });
     let shown_on = pages_linking_to(&site, id);
