@@ -157,6 +157,29 @@ impl LocalExport {
         self.keyed.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The product, price and stock files, keyed at once: a product's price and stock records
+    /// are picked by variant ids, which only the product file gives, but keying them does not
+    /// need those.
+    #[allow(clippy::type_complexity)]
+    fn catalog_files(
+        &self,
+    ) -> (
+        Result<Arc<KeyedFile>, FetchError>,
+        Result<Arc<KeyedFile>, FetchError>,
+        Result<Arc<KeyedFile>, FetchError>,
+    ) {
+        let (products, (prices, stock)) = rayon::join(
+            || self.products_file(),
+            || {
+                rayon::join(
+                    || self.variant_file(FILE_PRICES),
+                    || self.variant_file(FILE_INVENTORY),
+                )
+            },
+        );
+        (products, prices, stock)
+    }
+
     fn products_file(&self) -> Result<Arc<KeyedFile>, FetchError> {
         self.keyed(FILE_PRODUCTS, |k| k.id)
     }
@@ -205,29 +228,11 @@ fn variants_of(products: &BTreeMap<u64, Value>) -> BTreeMap<u64, BTreeSet<u64>> 
 
 impl FreshSource for LocalExport {
     fn prepare(&self) {
-        let _ = rayon::join(
-            || self.products_file(),
-            || {
-                rayon::join(
-                    || self.variant_file(FILE_PRICES),
-                    || self.variant_file(FILE_INVENTORY),
-                )
-            },
-        );
+        let _ = self.catalog_files();
     }
 
     fn products(&self, ids: &[u64]) -> Result<BTreeMap<u64, Option<ProductRecord>>, FetchError> {
-        // The three files are read at once: a product's price and stock records are picked by
-        // variant ids, which only the product file gives, but keying them does not need those.
-        let (products, (prices, stock)) = rayon::join(
-            || self.products_file(),
-            || {
-                rayon::join(
-                    || self.variant_file(FILE_PRICES),
-                    || self.variant_file(FILE_INVENTORY),
-                )
-            },
-        );
+        let (products, prices, stock) = self.catalog_files();
         let found = products_by_id(&*products?, ids)?;
         let variants = variants_of(&found);
         let mut prices = variant_records(&*prices?, &variants)?;
