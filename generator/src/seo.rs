@@ -132,6 +132,7 @@ pub fn robots(base_url: &str) -> String {
             "/my-account",
             "/MyAccount",
             "/checkout-identity",
+            "/checkout/",
             "/order-confirmation",
             "/search",
             "/login",
