@@ -2,6 +2,7 @@
 // on an outside click, the close button, Escape or a route change (the shell closes panels then).
 import type { ReactElement } from 'react';
 import { marketOf, prefixOf } from '../lib/api';
+import { checkoutEntry } from '../lib/cart';
 import { store, useShopStore } from '../lib/store';
 import { Modal } from './Modal';
 
@@ -11,6 +12,7 @@ export default function AddedToBag(): ReactElement | null {
   const added = useShopStore((state) => state.added);
   const count = useShopStore((state) => state.cart.count);
   const opener = useShopStore((state) => state.opener);
+  const signedIn = useShopStore((state) => state.customer.signedIn);
   if (added === null) return null;
   const prefix = prefixOf(marketOf());
   const rows: [string, string | null][] = [
@@ -49,7 +51,7 @@ export default function AddedToBag(): ReactElement | null {
         <a className="btn btn--secondary" href={`${prefix}/bag`}>
           View Bag ({count})
         </a>
-        <a className="btn btn--primary" href={`${prefix}/checkout-identity`}>
+        <a className="btn btn--primary" href={checkoutEntry(prefix, signedIn)}>
           Checkout
         </a>
       </div>

@@ -2,7 +2,7 @@
 // Everything shown comes from the API's cart: prices, totals and live stock per line.
 import { lazy, Suspense, useEffect, useRef, useState, type ReactElement } from 'react';
 import { marketOf, prefixOf } from '../lib/api';
-import { checkoutBlocked, formatMoney, optionValue, removeItem, setQuantity } from '../lib/cart';
+import { checkoutBlocked, checkoutEntry, formatMoney, lineAttributes, removeItem, setQuantity } from '../lib/cart';
 import { cartLines, store, useShopStore, type LineItem } from '../lib/store';
 
 export const QUANTITY_DEBOUNCE_MS = 500;
@@ -10,17 +10,7 @@ export const QUANTITY_DEBOUNCE_MS = 500;
 const ExpressCheckoutButton = lazy(() => import('./ExpressCheckoutButton'));
 const MAX_QUANTITY = 999;
 
-/** Attributes in the spec's order: Color (Design for gift cards), Size (not gift cards), Length, Qty. */
-export function lineAttributes(line: LineItem): { label: string; value: string }[] {
-  const out: { label: string; value: string }[] = [];
-  const colour = optionValue(line, line.is_gift_card ? 'Design' : 'Color') ?? optionValue(line, 'Color');
-  if (colour !== null) out.push({ label: line.is_gift_card ? 'Design' : 'Color', value: colour });
-  const size = optionValue(line, 'Size');
-  if (size !== null && !line.is_gift_card) out.push({ label: 'Size', value: size });
-  const length = optionValue(line, 'Length');
-  if (length !== null) out.push({ label: 'Length', value: length });
-  return out;
-}
+export { lineAttributes };
 
 /** Quantity stepper: shows the shopper's number at once, sends it once they pause for 500 ms. */
 function Quantity({ line }: { line: LineItem }): ReactElement {
@@ -138,7 +128,7 @@ export function BagContents({ inSidebar }: { inSidebar: boolean }): ReactElement
           disabled={blocked}
           onClick={() => {
             setCheckingOut(true);
-            window.location.assign(`${prefix}/checkout-identity`);
+            window.location.assign(checkoutEntry(prefix));
           }}
         >
           {checkingOut ? 'Loading...' : 'Checkout'}

@@ -1,6 +1,7 @@
 //! Shopper screen island: the client-side screens of shell pages (bag, sign-in, registration,
-//! password reset, my-account, order confirmation), each loaded only on its own page. Server markup:
-//! templates/islands/shopper-screen.html (an empty, fixed-height body: the screens are per visitor).
+//! password reset, my-account, the checkout steps, order confirmation), each loaded only on its own
+//! page. Server markup: templates/islands/shopper-screen.html (an empty, fixed-height body: the
+//! screens are per visitor).
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 
@@ -24,6 +25,11 @@ const screens: Record<string, Screen> = {
   'my-profile': lazy(() => import('../screens/my-account')),
   'order-history': lazy(() => import('../screens/my-account')),
   'saved-addresses': lazy(() => import('../screens/my-account')),
+  'checkout-identity': lazy(() => import('../features/checkout/identity-screen')),
+  'checkout-delivery': lazy(() => import('../features/checkout/delivery-screen')),
+  'checkout-billing': lazy(() => import('../features/checkout/billing-screen')),
+  'checkout-payment': lazy(() => import('../features/checkout/payment-screen')),
+  'checkout-return': lazy(() => import('../features/checkout/return-screen')),
   'order-confirmation': lazy(() => import('../screens/order-confirmation')),
 };
 

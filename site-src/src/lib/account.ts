@@ -6,6 +6,9 @@ import { keepCart, loadCart } from './cart';
 import { store, type Cart, type Customer } from './store';
 import { GUEST_WISHLIST_KEY, loadWishlist, readGuestWishlist } from './wishlist';
 
+/** The titles a registration offers (§5: one must be selected). */
+export const TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Mx', 'Dr'] as const;
+
 interface SignedIn {
   customer: Customer;
   cart: Cart | null;
@@ -15,22 +18,27 @@ function guestItems(): { product_id: number; variant_id: number }[] {
   return readGuestWishlist().map((i) => ({ product_id: i.product_id, variant_id: i.variant_id }));
 }
 
-/** After a sign-in: the guest wishlist was merged by the API, so the stored copy goes (§4). */
-async function signedIn(answer: SignedIn): Promise<Customer> {
+/**
+ * After a sign-in: the guest wishlist was merged by the API, so the stored copy goes (§4). `cart`
+ * is the cart the answer carried; without one (registration answers only its status) the cart is
+ * reloaded, because taking "no cart" as the truth would drop the bag the server kept.
+ */
+async function signedIn(customer: Customer, cart?: Cart | null): Promise<Customer> {
   window.localStorage.removeItem(GUEST_WISHLIST_KEY);
-  store.getState().setCustomer(answer.customer);
-  keepCart(answer.cart);
+  store.getState().setCustomer(customer);
+  if (cart === undefined) await loadCart().catch(() => undefined);
+  else keepCart(cart);
   await loadWishlist();
-  return answer.customer;
+  return customer;
 }
 
 export async function signIn(email: string, password: string): Promise<Customer> {
   const answer = await api<SignedIn>('POST', '/auth/login', { email: email.trim(), password, guest_wishlist: guestItems() });
-  return signedIn(answer);
+  return signedIn(answer.customer, answer.cart);
 }
 
 export async function register(payload: Record<string, unknown>): Promise<Customer> {
-  const answer = await api<SignedIn>('POST', '/auth/register', { ...payload, guest_wishlist: guestItems() });
+  await api<{ status: string }>('POST', '/auth/register', { ...payload, guest_wishlist: guestItems() });
   // The API answers an already-registered email like a new one but starts no session: check it.
   const me = await loadCustomer();
   if (me === null) {
@@ -40,7 +48,7 @@ export async function register(payload: Record<string, unknown>): Promise<Custom
     });
   }
   track('sign_up', { method: 'email' });
-  return signedIn({ customer: me, cart: answer.cart });
+  return signedIn(me);
 }
 
 export async function signOut(): Promise<void> {

@@ -42,17 +42,20 @@ function withMarket(path: string, market: Market): string {
 
 /**
  * Calls the API and returns its JSON (null for an empty answer). Writes always send JSON (the API
- * refuses anything else, which is half of its CSRF defence).
+ * refuses anything else, which is half of its CSRF defence). `headers` adds request headers
+ * (Place order's Idempotency-Key).
  */
 export async function api<T>(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   body?: unknown,
   market: Market = marketOf(),
+  headers: Record<string, string> = {},
 ): Promise<T> {
-  const init: RequestInit = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
+  const sent: Record<string, string> = { ...headers, Accept: 'application/json' };
+  const init: RequestInit = { method, credentials: 'same-origin', headers: sent };
   if (method === 'POST' || method === 'PUT') {
-    init.headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
+    sent['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body ?? {});
   }
   let response: Response;

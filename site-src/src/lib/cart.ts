@@ -2,6 +2,7 @@
 // server) replaces the store's cart. No island computes a price or total itself.
 import { api, ApiError, marketOf } from './api';
 import { track } from './analytics';
+import { isSignedInHint } from './cookies';
 import { notify } from './notifications';
 import { cartLines, store, type Cart, type LineItem } from './store';
 
@@ -114,9 +115,32 @@ export function checkoutBlocked(cart: Cart | null, loading: boolean, syncing = f
   return loading || syncing || cartLines(cart).some((line) => line.sold_out);
 }
 
+/**
+ * Where the bag's and the popup's Checkout go: a signed-in shopper skips the identity step (§4).
+ * The store or the cookie hint decides the link; the checkout's own POST /checkout has the last word.
+ */
+export function checkoutEntry(prefix: string, signedIn: boolean = store.getState().customer.signedIn): string {
+  return signedIn || isSignedInHint() ? `${prefix}/checkout/delivery` : `${prefix}/checkout-identity`;
+}
+
 /** The option value of a line (Color/Design, Size, Length), or null. */
-export function optionValue(line: LineItem, name: string): string | null {
+export function optionValue(line: Pick<LineItem, 'options'>, name: string): string | null {
   return line.options.find((o) => o.name === name)?.value ?? null;
+}
+
+/**
+ * Attributes in the spec's order: Color (Design for gift cards), Size (not gift cards), Length —
+ * for the bag's lines and the checkout's, which share the option shape.
+ */
+export function lineAttributes(line: Pick<LineItem, 'options' | 'is_gift_card'>): { label: string; value: string }[] {
+  const out: { label: string; value: string }[] = [];
+  const colour = optionValue(line, line.is_gift_card ? 'Design' : 'Color') ?? optionValue(line, 'Color');
+  if (colour !== null) out.push({ label: line.is_gift_card ? 'Design' : 'Color', value: colour });
+  const size = optionValue(line, 'Size');
+  if (size !== null && !line.is_gift_card) out.push({ label: 'Size', value: size });
+  const length = optionValue(line, 'Length');
+  if (length !== null) out.push({ label: 'Length', value: length });
+  return out;
 }
 
 /** A price in the cart's currency: the API answers decimal major units. */

@@ -1,5 +1,6 @@
 // Orders as the API answers them (GET /orders/{checkoutId}/{orderId}, GET /customer/orders), and
 // reading the order-confirmation path. Amounts are decimal major units computed by the server.
+import type { AddressFields } from './address';
 import { api } from './api';
 import type { CartOption } from './store';
 
@@ -31,6 +32,29 @@ export interface Order {
   shipping_method: string;
   total: number;
   line_items: OrderLine[];
+  /** The confirmation's extras (docs/checkout.md "The order confirmation"); absent in the history. */
+  email?: string;
+  delivery_address?: AddressFields | null;
+  billing_address?: AddressFields | null;
+  /** Null when the order belongs to a customer; a guest is offered an account for this email. */
+  guest_account?: GuestAccount | null;
+  /** The spec's purchase tracking rows, pushed once per order. */
+  purchase?: PurchaseRow[];
+}
+
+export interface GuestAccount {
+  email: string;
+  account_exists: boolean;
+}
+
+/** §3 purchase row: `productId` is the style code + `_` + colour with spaces as underscores. */
+export interface PurchaseRow {
+  purchaseId: string;
+  productId: string;
+  sku: string;
+  quantity: number;
+  unitPrice: number;
+  currency: string;
 }
 
 /** `{prefix}/order-confirmation/{checkoutId}/{orderId}` → the two ids, or null. */

@@ -3,10 +3,9 @@
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../components/Field';
 import { ApiError, marketOf } from '../lib/api';
-import { register } from '../lib/account';
+import { register, TITLES } from '../lib/account';
 import { emailError, nameError, passwordError, requiredError } from '../lib/validation';
 
-export const TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Mx', 'Dr'] as const;
 export const COUNTRIES = [
   { code: 'GB', name: 'United Kingdom' },
   { code: 'US', name: 'United States' },

@@ -4,29 +4,16 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../components/Field';
 import { api, ApiError } from '../lib/api';
-import { loadCustomer, signOut } from '../lib/account';
+import { loadCustomer, signOut, TITLES } from '../lib/account';
 import { OrderSummary } from '../components/OrderSummary';
 import { loadOrderHistory, type Order } from '../lib/orders';
 import { isSignedInHint } from '../lib/cookies';
 import { nameError, requiredError } from '../lib/validation';
 import type { Customer } from '../lib/store';
-import { TITLES } from './create-account';
+import { emptyAddress, loadSavedAddresses, type AddressFields, type SavedAddress } from '../lib/address';
 
-interface Address {
-  id: string;
-  first_name: string;
-  last_name: string;
-  street_name: string;
-  house_number: string;
-  city: string;
-  state_or_province: string;
-  postal_code: string;
-  country_code: string;
-  phone: string;
-}
-
-type AddressForm = Omit<Address, 'id'>;
-const NO_ADDRESS: AddressForm = { first_name: '', last_name: '', street_name: '', house_number: '', city: '', state_or_province: '', postal_code: '', country_code: 'GB', phone: '' };
+type AddressForm = AddressFields;
+const NO_ADDRESS: AddressForm = emptyAddress('GB');
 
 const ADDRESS_RULES: [keyof AddressForm, string, string][] = [
   ['first_name', 'First name', 'Please enter your first name'],
@@ -116,14 +103,14 @@ function Profile({ customer, onSaved }: { customer: Customer; onSaved(c: Custome
 }
 
 function Addresses(): ReactElement {
-  const [list, setList] = useState<Address[] | null>(null);
+  const [list, setList] = useState<SavedAddress[] | null>(null);
   const [adding, setAdding] = useState(false);
   const [form, setForm] = useState<AddressForm>(NO_ADDRESS);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const reload = (): void => {
-    api<{ data: Address[] }>('GET', '/customer/addresses')
-      .then((answer) => setList(answer.data))
+    loadSavedAddresses()
+      .then(setList)
       .catch((error: unknown) => setMessage(error instanceof Error ? error.message : String(error)));
   };
   useEffect(reload, []);

@@ -1,35 +1,50 @@
 // The order-confirmation screen (§2 /order-confirmation/{cartId}/{orderId}; after a wallet express
 // payment the checkout id and ?checkoutsource=applepayexpress): the order loaded from the API by
-// the two ids in the path, and for guests the offer to create an account.
+// the two ids in the path — for its owner only, anyone else gets the not-found state — with the
+// delivery address and method, the purchase event (once per order), and for guests an account.
 import { useEffect, useState, type ReactElement } from 'react';
+import { AddressBlock } from '../components/AddressBlock';
 import { OrderSummary } from '../components/OrderSummary';
-import { isSignedInHint } from '../lib/cookies';
+import { GuestAccountOffer } from '../features/checkout/guest-account';
+import { trackPurchaseOnce } from '../features/checkout/purchase-tracking';
+import { ApiError } from '../lib/api';
 import { confirmationIds, loadConfirmation, type Order } from '../lib/orders';
 
+export const NOT_FOUND = 'This page could not be found';
+
 export default function OrderConfirmationScreen({ prefix }: { prefix: string }): ReactElement {
+  const [ids] = useState(() => confirmationIds(window.location.pathname));
   const [order, setOrder] = useState<Order | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   useEffect(() => {
-    const ids = confirmationIds(window.location.pathname);
     if (ids === null) {
-      setFailed('This page could not be found');
+      setFailed(NOT_FOUND);
       return;
     }
     loadConfirmation(ids.checkoutId, ids.orderId)
-      .then(setOrder)
-      .catch((error: unknown) => setFailed(error instanceof Error ? error.message : String(error)));
-  }, []);
+      .then((loaded) => {
+        setOrder(loaded);
+        trackPurchaseOnce(loaded);
+      })
+      // 404: not this browser's or customer's order (or no such order): the not-found state.
+      .catch((error: unknown) => setFailed(error instanceof ApiError && error.status === 404 ? NOT_FOUND : error instanceof Error ? error.message : String(error)));
+  }, [ids]);
   if (failed !== null) return <p role="alert">{failed}</p>;
-  if (order === null) return <p aria-busy="true">Loading...</p>;
+  if (order === null || ids === null) return <p aria-busy="true">Loading...</p>;
   return (
     <div className="order-confirmation">
-      <p>We have received your order.</p>
+      <p className="order-confirmation__thanks">Thank you for your order.</p>
       <OrderSummary order={order} heading="h2" />
-      {!isSignedInHint() && (
-        <p>
-          <a href={`${prefix}/create-account`}>Create an account</a> to follow your orders.
-        </p>
+      {order.delivery_address != null && (
+        <section className="checkout__section" aria-labelledby="confirmation-delivery">
+          <h2 className="checkout__title" id="confirmation-delivery">
+            Delivery
+          </h2>
+          <AddressBlock address={order.delivery_address} />
+          <p>Delivery method: {order.shipping_method}</p>
+        </section>
       )}
+      {order.guest_account != null && <GuestAccountOffer guest={order.guest_account} checkoutId={ids.checkoutId} orderId={ids.orderId} prefix={prefix} />}
       <a className="btn btn--primary" href={prefix === '' ? '/' : prefix}>
         Continue shopping
       </a>

@@ -1,0 +1,14 @@
+// POST /checkout: create or resume the current cart's checkout; every step starts with it.
+// The bag is re-read and re-checked for stock. 404 cart_not_found / 409 cart_empty come back as
+// ApiError for the caller (see `isEmptyBag`).
+import { api, ApiError } from '../../../lib/api';
+import type { Checkout } from './checkout-view';
+
+export function startCheckout(): Promise<Checkout> {
+  return api<Checkout>('POST', '/checkout', {});
+}
+
+/** No cart (404 cart_not_found) or an empty bag (409 cart_empty): the shopper goes back to the bag. */
+export function isEmptyBag(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === 'cart_not_found' || error.code === 'cart_empty');
+}

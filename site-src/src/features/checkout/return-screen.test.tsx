@@ -1,0 +1,43 @@
+// The payment return page: it finishes the payment the redirect brought back, or says what went
+// wrong with a way back to the payment step.
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ID, replacedWith, stubFetch, stubLocation } from '../../testing/checkout-fixtures';
+import { resetBrowserState } from '../../testing/setup-dom';
+import { rememberPending } from './attempt';
+import ReturnScreen from './return-screen';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  window.sessionStorage.clear();
+  resetBrowserState();
+});
+
+describe('checkout return', () => {
+  it('goes to the confirmation once payment-details answers 201, leaving itself out of the history', async () => {
+    stubLocation(`/checkout/return?order_id=${'p'.repeat(32)}&redirectResult=ok`);
+    rememberPending({ checkoutId: ID, orderId: 'p'.repeat(32) });
+    stubFetch({ [`POST /api/checkout/${ID}/payment-details`]: { status: 201, body: { status: 'Confirmed', order_id: 'p'.repeat(32), order_number: '1', checkout_id: ID, confirmation_path: `/order-confirmation/${ID}/${'p'.repeat(32)}` } } });
+    render(<ReturnScreen prefix="" />);
+    expect(screen.getByText('Loading...')).toBeTruthy();
+    await waitFor(() => expect(replacedWith()).toEqual([`/order-confirmation/${ID}/${'p'.repeat(32)}`]));
+  });
+
+  it('goes back to payment when the provider brought no result', async () => {
+    stubLocation('/us/checkout/return?order_id=x');
+    const calls = stubFetch({});
+    render(<ReturnScreen prefix="/us" />);
+    await waitFor(() => expect(replacedWith()).toEqual(['/us/checkout/payment?notice=declined']));
+    expect(calls).toHaveLength(0);
+  });
+
+  it('says what failed, with a way back to payment', async () => {
+    stubLocation(`/checkout/return?order_id=${'p'.repeat(32)}&redirectResult=ok`);
+    rememberPending({ checkoutId: ID, orderId: 'p'.repeat(32) });
+    stubFetch({ [`POST /api/checkout/${ID}/payment-details`]: { status: 502, body: { error: { code: 'payment_provider_unavailable', message: 'The payment provider is unavailable' } } } });
+    render(<ReturnScreen prefix="" />);
+    expect((await screen.findByRole('alert')).textContent).toBe('The payment provider is unavailable');
+    expect(screen.getByRole('link', { name: 'Back to payment' }).getAttribute('href')).toBe('/checkout/payment');
+  });
+});

@@ -1,0 +1,66 @@
+// Checkout step order and pages: each step is its own static page, so moving on is a page load.
+import { ApiError } from '../../lib/api';
+import { STEPS, type Checkout, type Step } from './checkout-api/checkout-view';
+
+export function stepPath(prefix: string, step: Step): string {
+  return step === 'identity' ? `${prefix}/checkout-identity` : `${prefix}/checkout/${step}`;
+}
+
+/** Why the shopper was sent back to the bag: its screen says so (`?notice=`). */
+export function bagPath(prefix: string, notice: 'empty' | 'stock'): string {
+  return `${prefix}/bag?notice=${notice}`;
+}
+
+/**
+ * The step this page must hand over to, or null to stay: a signed-in shopper has no identity step
+ * (the API decides, by `signed_in`), and a step whose earlier step is not done sends the shopper
+ * to that step (`next_step`). A later `next_step` is fine: the shopper came back to change things.
+ */
+export function redirectFor(view: Checkout, step: Step): Step | null {
+  if (step === 'identity') return view.signed_in ? 'delivery' : null;
+  return STEPS.indexOf(view.next_step) < STEPS.indexOf(step) ? view.next_step : null;
+}
+
+/** A full page load to the next page (the one seam tests replace through `window.location`). */
+export function navigate(url: string): void {
+  window.location.assign(url);
+}
+
+/**
+ * A page load that replaces this page in the history: for pages the shopper only passes through
+ * (a step that hands over, the payment return), so Back does not land on them and bounce forward.
+ */
+export function redirect(url: string): void {
+  window.location.replace(url);
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function fieldsOf(error: unknown): Record<string, string> {
+  return error instanceof ApiError ? error.fields : {};
+}
+
+/**
+ * The form-level message for a refused address: when every field the API named is shown at its
+ * field, a pointer to them (the API's own text would repeat them); otherwise the API's message
+ * (422 'We only ship to UK, Jersey, and Guernsey', 'We can not ship to this address', …).
+ */
+export function addressFormMessage(error: unknown): string {
+  const keys = Object.keys(fieldsOf(error));
+  const allShown = error instanceof ApiError && error.status === 400 && keys.length > 0 && keys.every((key) => key.startsWith('address.'));
+  return allShown ? CHECK_FIELDS : messageOf(error);
+}
+
+export const CHECK_FIELDS = 'Please check the highlighted fields.';
+
+/** Moves focus once React has rendered the change (a new section, an error). */
+export function focusSoon(id: string): void {
+  setTimeout(() => document.getElementById(id)?.focus(), 0);
+}
+
+/** Focus on the first field marked invalid inside `containerId`, so the shopper lands on it. */
+export function focusFirstInvalid(containerId: string): void {
+  setTimeout(() => document.getElementById(containerId)?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+}

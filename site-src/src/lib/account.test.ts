@@ -1,0 +1,43 @@
+// Issue "Creating an account empties the guest's bag; signing in keeps it": POST /auth/register
+// answers only its status (no cart), so the bag must be reloaded from the API after registering,
+// not taken from the answer as empty (which dropped the `has-cart-{market}` hint and the bag).
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubFetch } from '../testing/checkout-fixtures';
+import { resetBrowserState } from '../testing/setup-dom';
+import { register } from './account';
+import { store, type Cart } from './store';
+
+const customer = { id: 'u1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone: '', form_fields: [] };
+const line = {
+  id: 'l1', product_id: 101, variant_id: 10001, sku: 'S', name: 'Dress', quantity: 2, url: '/p/101/dress/Green', image_url: null,
+  is_gift_card: false, list_price: 50, sale_price: 50, extended_list_price: 100, extended_sale_price: 100, options: [],
+  available_to_sell: 9, low_stock: false, sold_out: false,
+};
+const cart: Cart = {
+  id: 'c1', market: 'uk', currency: { code: 'GBP' }, cart_amount: 100, base_amount: 100,
+  line_items: { physical_items: [line], digital_items: [] }, total_item_count: 2,
+};
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  resetBrowserState();
+});
+
+describe('register', () => {
+  it("keeps the guest's bag: the cart is reloaded from the API after registering", async () => {
+    window.localStorage.setItem('has-cart-uk', '1');
+    store.getState().setCart(cart);
+    const calls = stubFetch({
+      'POST /api/auth/register': { status: 201, body: { status: 'created' } },
+      'GET /api/customer': { status: 200, body: customer },
+      'GET /api/cart': { status: 200, body: cart },
+      'GET /api/wishlists': { status: 200, body: { data: [{ id: 'w1', items: [] }] } },
+    });
+    await register({ email: 'ada@example.com', password: 'secret123' });
+    expect(window.localStorage.getItem('has-cart-uk')).toBe('1');
+    expect(store.getState().cart.data?.id).toBe('c1');
+    expect(store.getState().cart.count).toBe(2);
+    expect(store.getState().customer.signedIn).toBe(true);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toContain('GET /api/cart');
+  });
+});
