@@ -4,7 +4,7 @@
 //! the export changes.
 
 use crate::stock::StockRow;
-use crate::store::{Db, Tx};
+use crate::store::{Db, Tx, values_clause};
 use anyhow::Context;
 use domain::catalog::{Catalog, InventoryTracking, Product, Variant};
 use domain::market::MARKETS;
@@ -188,11 +188,8 @@ pub async fn import(db: &Db, dir: &Path) -> anyhow::Result<(Catalog, bool)> {
     sqlx::query("DELETE FROM catalog_variant")
         .execute(&mut *tx)
         .await?;
-    sqlx::query("DELETE FROM inventory")
-        .execute(&mut *tx)
-        .await?;
     write_variants(&mut tx, &catalog).await?;
-    write_inventory(&mut tx, &catalog).await?;
+    write_inventory(&mut tx, &catalog, reported_at(dir)?).await?;
     sqlx::query(
         "INSERT INTO catalog_meta (key, value) VALUES ('version', $1) \
          ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -208,18 +205,6 @@ pub async fn import(db: &Db, dir: &Path) -> anyhow::Result<(Catalog, bool)> {
         "catalog imported"
     );
     Ok((catalog, true))
-}
-
-/// `($1,$2,…),(…)` for `rows` rows of `cols` columns: the Any driver's query builder writes `?`,
-/// which PostgreSQL does not accept, so multi-row inserts number their own placeholders.
-fn values_clause(rows: usize, cols: usize) -> String {
-    (0..rows)
-        .map(|r| {
-            let row: Vec<String> = (1..=cols).map(|c| format!("${}", r * cols + c)).collect();
-            format!("({})", row.join(","))
-        })
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 const BATCH: usize = 200;
@@ -255,33 +240,34 @@ async fn write_variants(tx: &mut Tx, catalog: &Catalog) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn write_inventory(tx: &mut Tx, catalog: &Catalog) -> anyhow::Result<()> {
-    let mut rows: Vec<(u64, u64, bool, i64)> = catalog
+/// The export's stock report, written through the inventory module (which keeps what orders
+/// took since the report was made).
+async fn write_inventory(tx: &mut Tx, catalog: &Catalog, reported_at: i64) -> anyhow::Result<()> {
+    let rows = catalog
         .inventory
         .values()
         .flat_map(|s| {
-            s.locations
-                .iter()
-                .map(move |l| (s.variant_id, l.location_id, l.enabled, l.available_to_sell))
+            s.locations.iter().map(move |l| crate::inventory::Reported {
+                variant_id: s.variant_id,
+                location_id: l.location_id,
+                enabled: l.enabled,
+                available: l.available_to_sell,
+            })
         })
         .collect();
-    rows.sort_unstable_by_key(|r| (r.0, r.1));
-    for chunk in rows.chunks(BATCH) {
-        let sql = format!(
-            "INSERT INTO inventory (variant_id, location_id, enabled, available) VALUES {}",
-            values_clause(chunk.len(), 4)
-        );
-        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for (variant, location, enabled, available) in chunk {
-            q = q
-                .bind(*variant as i64)
-                .bind(*location as i64)
-                .bind(*enabled as i64)
-                .bind(*available);
-        }
-        q.execute(&mut **tx).await?;
-    }
-    Ok(())
+    crate::inventory::replace(tx, rows, reported_at).await
+}
+
+/// When the platform made the stock report: the modification time of the export's
+/// `catalog/inventory.json` (the export has no timestamp of its own), in unix seconds.
+pub fn reported_at(dir: &Path) -> anyhow::Result<i64> {
+    let path = dir.join("catalog").join("inventory.json");
+    let modified = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .with_context(|| format!("reading the time of {}", path.display()))?;
+    Ok(modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64))
 }
 
 /// Re-imports whenever the export's fingerprint changes, polling every `every`. Polling rather

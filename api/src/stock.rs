@@ -20,7 +20,7 @@ pub const LOW_STOCK_BELOW: i64 = 5;
 /// Most ids one stock call may ask about (the spec's variant fetch limit).
 pub const MAX_IDS: usize = 250;
 /// The location deducted outside the UK when the setting is on.
-pub const SECOND_WAREHOUSE: i64 = 2;
+pub use crate::inventory::SECOND_WAREHOUSE;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

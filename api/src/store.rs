@@ -22,7 +22,20 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (3, include_str!("../migrations/0003_search_query.sql")),
     (4, include_str!("../migrations/0004_cart_promotion.sql")),
     (5, include_str!("../migrations/0005_express_checkout.sql")),
+    (6, include_str!("../migrations/0006_checkout.sql")),
 ];
+
+/// `($1,$2,…),(…)` for `rows` rows of `cols` columns: the Any driver's query builder writes `?`,
+/// which PostgreSQL does not accept, so multi-row inserts number their own placeholders.
+pub fn values_clause(rows: usize, cols: usize) -> String {
+    (0..rows)
+        .map(|r| {
+            let row: Vec<String> = (1..=cols).map(|c| format!("${}", r * cols + c)).collect();
+            format!("({})", row.join(","))
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
 
 /// How long a SQLite writer waits for the lock before giving up.
 pub const SQLITE_BUSY_TIMEOUT_MS: u64 = 5000;

@@ -101,13 +101,7 @@ pub async fn all_in_main_warehouse(
     }
     let ids: Vec<u64> = wanted.keys().copied().collect();
     let tracked = availability(conn, state, market, &ids).await?;
-    let mut main: HashMap<u64, i64> = HashMap::new();
-    for (variant, location, units) in crate::checkout::orders::enabled_locations(conn, &ids).await?
-    {
-        if location == MAIN_WAREHOUSE {
-            main.insert(variant, units);
-        }
-    }
+    let main = crate::inventory::units_at(conn, MAIN_WAREHOUSE, &ids).await?;
     Ok(wanted.iter().all(|(variant, quantity)| {
         let is_tracked = tracked.get(variant).is_none_or(|a| a.tracked);
         !is_tracked || main.get(variant).copied().unwrap_or(0) >= *quantity
