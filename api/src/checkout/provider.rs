@@ -2,6 +2,8 @@
 //! Apple Pay merchant session (the provider validates the merchant with Apple and returns the
 //! opaque session the wallet sheet needs) and `applePayPayment(orderId, paymentToken)`, which
 //! charges an order with the token the wallet produced. The API key never reaches the browser.
+//! The same client speaks the provider's Checkout API for the standard checkout
+//! (`payments::remote`).
 
 use super::ExpressConfig;
 use crate::upstream;
@@ -62,23 +64,47 @@ pub struct Authorised {
 }
 
 pub struct Client {
-    http: reqwest::Client,
-    base: Url,
+    pub(crate) http: reqwest::Client,
+    pub(crate) base: Url,
+    /// Where the browser tokenises card details (the standard checkout's card form).
+    pub(crate) tokenize_url: String,
 }
 
 impl Client {
-    /// Builds the client from enabled configuration: bearer API key on every request, bounded
-    /// timeouts.
+    /// Builds the client from enabled express configuration.
     pub fn new(config: &ExpressConfig) -> anyhow::Result<Client> {
-        let base = upstream::base_url("PAYMENT_PROVIDER_BASE_URL", &config.base_url)?;
+        Client::connect(&config.base_url, &config.api_key, config.timeout, "")
+    }
+
+    /// Builds the client for the standard checkout's remote provider.
+    pub fn for_checkout(
+        config: &crate::payments::config::PaymentsConfig,
+    ) -> anyhow::Result<Client> {
+        Client::connect(
+            &config.base_url,
+            &config.api_key,
+            config.timeout,
+            &config.tokenize_url,
+        )
+    }
+
+    /// Bearer API key on every request, bounded timeouts.
+    fn connect(
+        base_url: &str,
+        api_key: &str,
+        timeout: std::time::Duration,
+        tokenize_url: &str,
+    ) -> anyhow::Result<Client> {
+        let base = upstream::base_url("PAYMENT_PROVIDER_BASE_URL", base_url)?;
         let mut headers = HeaderMap::new();
-        let mut key = HeaderValue::from_str(&format!("Bearer {}", config.api_key))
+        let mut key = HeaderValue::from_str(&format!("Bearer {api_key}"))
             .map_err(|_| anyhow::anyhow!("PAYMENT_PROVIDER_API_KEY: not a valid header value"))?;
         key.set_sensitive(true);
         headers.insert(AUTHORIZATION, key);
         Ok(Client {
-            http: upstream::http_client(config.timeout, headers)?,
+            http: upstream::http_client(timeout, headers)?,
             base,
+            tokenize_url: tokenize_url.to_string(),
         })
     }
 
