@@ -116,10 +116,18 @@ pub fn router_with(files: SiteFiles, rules: Rules, api_state: api::AppState) -> 
 }
 
 fn router_from(state: SiteState, api_state: api::AppState) -> Router {
-    Router::new()
-        .fallback(serve_site)
-        .with_state(state)
-        .nest("/api", api::app(api_state))
+    let router = Router::new().fallback(serve_site).with_state(state);
+    with_api(router, api_state)
+}
+
+/// Nests the API at `/api` and, when the sandbox is the payment provider, its browser pages
+/// (card tokenisation, 3-D Secure, approvals) at `/sandbox-pay`, beside the shop.
+pub fn with_api(router: Router, api_state: api::AppState) -> Router {
+    let router = match api_state.sandbox_pages() {
+        Some(pages) => router.nest(api::payments::sandbox::MOUNT, pages),
+        None => router,
+    };
+    router.nest("/api", api::app(api_state))
 }
 
 async fn serve_file(

@@ -32,7 +32,19 @@ pub const COUNTRIES: &[(&str, &str, &[&str])] = &[
     ("AT", "Austria", &[]),
     ("DE", "Germany", &[]),
     ("NL", "Netherlands", &[]),
+    ("IE", "Ireland", &[]),
+    ("JE", "Jersey", &[]),
+    ("GG", "Guernsey", &[]),
 ];
+
+/// The postal code's name in a country: a zip code in the US, a postcode elsewhere.
+pub fn postal_code_label(country: &str) -> &'static str {
+    if country == "US" {
+        "Zip code"
+    } else {
+        "Postcode"
+    }
+}
 
 #[derive(Serialize, ToSchema)]
 pub struct CustomerView {
@@ -267,6 +279,16 @@ pub fn validate_address(mut a: AddressInput) -> ApiResult<AddressInput> {
     }
     a.country_code = a.country_code.to_uppercase();
     let mut fields = BTreeMap::new();
+    let states = COUNTRIES
+        .iter()
+        .find(|(code, _, _)| *code == a.country_code)
+        .map(|(_, _, states)| *states);
+    // A state only where the country has states (a US address); an unknown country asks for it.
+    let state_needed = states.is_none_or(|s| !s.is_empty());
+    let postal_message = match postal_code_label(&a.country_code) {
+        "Zip code" => "Please enter a zip code",
+        _ => "Please enter a postcode",
+    };
     let required = [
         ("first_name", &a.first_name, "Please enter a first name"),
         ("last_name", &a.last_name, "Please enter a last name"),
@@ -282,12 +304,12 @@ pub fn validate_address(mut a: AddressInput) -> ApiResult<AddressInput> {
             &a.state_or_province,
             "Please enter a state or province",
         ),
-        ("postal_code", &a.postal_code, "Please enter a zip code"),
+        ("postal_code", &a.postal_code, postal_message),
         ("country_code", &a.country_code, "Please select a country"),
         ("phone", &a.phone, "Please enter a phone number"),
     ];
     for (name, value, message) in required {
-        if value.is_empty() {
+        if value.is_empty() && (name != "state_or_province" || state_needed) {
             fields.insert(name.to_string(), message.to_string());
         } else if value.chars().count() > 100 {
             fields.insert(name.to_string(), "is too long".to_string());
@@ -356,7 +378,7 @@ fn to_address(r: AddressRow) -> Address {
     }
 }
 
-async fn find_address(
+pub async fn find_address(
     conn: &mut sqlx::AnyConnection,
     customer: &str,
     id: &str,

@@ -179,7 +179,7 @@ pub fn normalise_email(e: &str) -> String {
     e.trim().to_lowercase()
 }
 
-fn validate_register(r: &Register) -> ApiResult<()> {
+pub(crate) fn validate_register(r: &Register) -> ApiResult<()> {
     let mut fields = BTreeMap::new();
     if !is_email(r.email.trim()) {
         fields.insert("email".into(), "Please enter a valid email address".into());
@@ -367,7 +367,7 @@ pub(crate) fn client_key(shopper: &Shopper) -> String {
 }
 
 /// The shared second half of register and sign-in: new session, cart merge, wishlist merge.
-async fn sign_in(
+pub(crate) async fn sign_in(
     state: &AppState,
     shopper: &Shopper,
     tx: &mut Tx,
@@ -511,6 +511,92 @@ async fn register(
         tx.commit().await?;
         return Ok((StatusCode::CREATED, Json(accepted)).into_response());
     }
+    let Some(id) = insert_customer(&mut tx, &email, &hash, &body, now).await? else {
+        // A concurrent registration of the same email won: answer as for any existing email.
+        return Ok((StatusCode::CREATED, Json(accepted)).into_response());
+    };
+    let (jar, _) = sign_in(&state, &shopper, &mut tx, &id, &body.guest_wishlist).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, jar.into_headers(), Json(accepted)).into_response())
+}
+
+impl Register {
+    /// The registration a guest makes from an order confirmation (the checkout's email).
+    pub fn for_order(
+        email: &str,
+        password: &str,
+        title: &str,
+        first_name: &str,
+        last_name: &str,
+        phone: &str,
+        preference_email: bool,
+    ) -> Register {
+        Register {
+            email: email.to_string(),
+            password: password.to_string(),
+            first_name: first_name.to_string(),
+            last_name: last_name.to_string(),
+            title: title.to_string(),
+            phone: phone.to_string(),
+            date_of_birth: String::new(),
+            preference_email,
+            preference_post: false,
+            country_iso2: String::new(),
+            custom_fields: Vec::new(),
+            accepts_product_review_abandoned_cart_emails: false,
+            address_finder: serde_json::Value::Null,
+            address: None,
+            guest_wishlist: Vec::new(),
+        }
+    }
+}
+
+/// An account made from a guest order's confirmation (a checked registration): created with
+/// `address` in its address book and signed in, or `None` when the email already has one.
+pub(crate) async fn register_for_order(
+    state: &AppState,
+    shopper: &Shopper,
+    body: &Register,
+    address: Option<&crate::account::AddressInput>,
+) -> ApiResult<(CookieJar, Option<String>)> {
+    let now = state.now();
+    let ip_key = format!("register:{}", client_key(shopper));
+    let cfg = state.config();
+    state
+        .limiter()
+        .check(&ip_key, cfg.login_limit_per_ip, cfg.login_window_secs, now)
+        .map_err(ApiError::too_many)?;
+    state.limiter().hit(&ip_key, cfg.login_window_secs, now);
+    let email = normalise_email(&body.email);
+    let hash = state.hasher().hash(body.password.clone()).await?;
+    let mut tx = state.db().write().await?;
+    let exists: Option<String> = sqlx::query_scalar("SELECT id FROM customer WHERE email = $1")
+        .bind(&email)
+        .fetch_optional(&mut *tx)
+        .await?;
+    if exists.is_some() {
+        return Ok((CookieJar::default(), None));
+    }
+    let Some(id) = insert_customer(&mut tx, &email, &hash, body, now).await? else {
+        return Ok((CookieJar::default(), None));
+    };
+    if let Some(a) = address {
+        crate::account::insert_address(&mut tx, &id, a).await?;
+    }
+    let (jar, _) = sign_in(state, shopper, &mut tx, &id, &[]).await?;
+    tx.commit().await?;
+    Ok((jar, Some(id)))
+}
+
+/// Writes a new customer from a checked registration (with its address and custom fields);
+/// `None` when the email already has an account (a concurrent registration won).
+pub(crate) async fn insert_customer(
+    tx: &mut Tx,
+    email: &str,
+    hash: &str,
+    body: &Register,
+    now: i64,
+) -> ApiResult<Option<String>> {
     let id = random_id(16);
     let result = sqlx::query(
         "INSERT INTO customer (id, email, password_hash, title, first_name, last_name, phone, date_of_birth, \
@@ -518,8 +604,8 @@ async fn register(
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
     )
     .bind(&id)
-    .bind(&email)
-    .bind(&hash)
+    .bind(email)
+    .bind(hash)
     .bind(&body.title)
     .bind(body.first_name.trim())
     .bind(body.last_name.trim())
@@ -530,19 +616,18 @@ async fn register(
     .bind(&body.country_iso2)
     .bind(body.accepts_product_review_abandoned_cart_emails as i64)
     .bind(now)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await;
     if let Err(sqlx::Error::Database(e)) = &result
         && e.is_unique_violation()
     {
-        // A concurrent registration of the same email won: answer as for any existing email.
-        return Ok((StatusCode::CREATED, Json(accepted)).into_response());
+        return Ok(None);
     }
     result?;
     if let Some(a) = &body.address {
         // Already validated with the rest of the payload.
-        let a = registration_address(a, &body, &mut BTreeMap::new());
-        crate::account::insert_address(&mut tx, &id, &a).await?;
+        let a = registration_address(a, body, &mut BTreeMap::new());
+        crate::account::insert_address(tx, &id, &a).await?;
     }
     for f in &body.custom_fields {
         sqlx::query(
@@ -552,12 +637,10 @@ async fn register(
         .bind(f.name.trim())
         .bind(&f.value)
         .bind(next_position())
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
     }
-    let (jar, _) = sign_in(&state, &shopper, &mut tx, &id, &body.guest_wishlist).await?;
-    tx.commit().await?;
-    Ok((StatusCode::CREATED, jar.into_headers(), Json(accepted)).into_response())
+    Ok(Some(id))
 }
 
 /// Signs in: a new session, the cart merge and the guest-wishlist merge.

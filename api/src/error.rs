@@ -84,6 +84,18 @@ impl ApiError {
         self
     }
 
+    /// Names every field of a client error inside `prefix` (`first_name` → `address.first_name`),
+    /// for a checked part of a larger body.
+    pub fn prefix_fields(mut self, prefix: &str) -> ApiError {
+        if let ApiError::Client { fields, .. } = &mut self {
+            *fields = std::mem::take(fields)
+                .into_iter()
+                .map(|(k, v)| (format!("{prefix}.{k}"), v))
+                .collect();
+        }
+        self
+    }
+
     /// A 400 about one field.
     pub fn field(field: impl Into<String>, message: impl Into<String>) -> ApiError {
         let message = message.into();

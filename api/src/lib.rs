@@ -8,9 +8,11 @@ pub mod cart;
 pub mod catalog;
 pub mod checkout;
 pub mod error;
+pub mod inventory;
 pub mod json;
 pub mod misc;
 pub mod password;
+pub mod payments;
 pub mod preview;
 pub mod promotions;
 pub mod search;
@@ -79,6 +81,14 @@ pub struct Config {
     /// Express (wallet) checkout and its card payment provider (off unless configured; see
     /// `checkout::ExpressConfig`).
     pub express: checkout::ExpressConfig,
+    /// The standard checkout's payment provider (none unless configured; `storefront dev` uses
+    /// the sandbox; see `payments::config`).
+    pub payments: payments::config::PaymentsConfig,
+    /// Payment attempts (Place order, express authorisations) allowed per client address per
+    /// hour: enough for a household, too few to test stolen cards with.
+    pub payment_attempts_per_client: u32,
+    /// A Pending order older than this is asked about at the provider and settled (reconcile).
+    pub pending_order_limit_secs: i64,
 }
 
 impl Config {
@@ -106,6 +116,9 @@ impl Config {
             staging_domain_suffix: ".staging.bigcontent.io".into(),
             promotions: promotions::PromotionsConfig::default(),
             express: checkout::ExpressConfig::default(),
+            payments: payments::config::PaymentsConfig::default(),
+            pending_order_limit_secs: checkout::reconcile::PENDING_LIMIT_SECS,
+            payment_attempts_per_client: checkout::PAYMENTS_PER_CLIENT,
         }
     }
 }
@@ -130,6 +143,11 @@ struct Inner {
     promotions: Option<promotions::client::Client>,
     /// The card payment provider's client, present exactly when express checkout is on.
     payments: Option<checkout::provider::Client>,
+    /// The standard checkout's payment provider, when configured.
+    provider: Option<Arc<dyn payments::Provider>>,
+    /// The sandbox provider's state, when it is the provider (its pages are mounted beside the
+    /// shop at `/sandbox-pay`).
+    sandbox: Option<Arc<payments::sandbox::Sandbox>>,
     /// Keeps a throwaway database directory alive as long as the state (`ephemeral`).
     _scratch: Option<tempfile::TempDir>,
 }
@@ -157,6 +175,20 @@ impl AppState {
         } else {
             None
         };
+        let (provider, sandbox): (Option<Arc<dyn payments::Provider>>, _) =
+            match config.payments.provider {
+                payments::config::ProviderKind::None => (None, None),
+                payments::config::ProviderKind::Sandbox => {
+                    let sandbox = Arc::new(payments::sandbox::Sandbox::new());
+                    (Some(sandbox.clone()), Some(sandbox))
+                }
+                payments::config::ProviderKind::Remote => (
+                    Some(Arc::new(checkout::provider::Client::for_checkout(
+                        &config.payments,
+                    )?)),
+                    None,
+                ),
+            };
         Ok(AppState {
             inner: Arc::new(Inner {
                 search: search::SearchService::new(&config.search_dir, popular),
@@ -169,6 +201,8 @@ impl AppState {
                 webhooks: webhooks::Webhooks::default(),
                 promotions,
                 payments,
+                provider,
+                sandbox,
                 _scratch: None,
             }),
         })
@@ -217,6 +251,21 @@ impl AppState {
         })
     }
 
+    /// Settles stale Pending orders with the payment provider (`checkout::reconcile`) at start-up
+    /// and every `every`.
+    pub fn spawn_order_reconciler(&self, every: Duration) -> tokio::task::JoinHandle<()> {
+        let state = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tick.tick().await;
+                if let Err(e) = checkout::reconcile::reconcile_stale(&state).await {
+                    tracing::warn!(error = %format!("{e:#}"), "settling stale Pending orders failed");
+                }
+            }
+        })
+    }
+
     /// One janitor pass; returns the number of rows removed.
     pub async fn purge_expired(&self) -> anyhow::Result<u64> {
         let now = self.now();
@@ -248,14 +297,16 @@ impl AppState {
         .bind(stale_cart)
         .execute(&mut *tx)
         .await?;
-        // Unfinished express checkouts of those carts go with them (orders keep their own copy).
-        sqlx::query(
-            "DELETE FROM express_checkout WHERE state <> 'ordered' AND cart_id IN \
-             (SELECT id FROM cart WHERE customer_id IS NULL AND updated_at < $1)",
-        )
-        .bind(stale_cart)
-        .execute(&mut *tx)
-        .await?;
+        // Unfinished checkouts of those carts go with them (orders keep their own copy).
+        for table in ["express_checkout", "checkout"] {
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DELETE FROM {table} WHERE state <> 'ordered' AND cart_id IN \
+                 (SELECT id FROM cart WHERE customer_id IS NULL AND updated_at < $1)"
+            )))
+            .bind(stale_cart)
+            .execute(&mut *tx)
+            .await?;
+        }
         removed += sqlx::query("DELETE FROM cart WHERE customer_id IS NULL AND updated_at < $1")
             .bind(stale_cart)
             .execute(&mut *tx)
@@ -316,6 +367,20 @@ impl AppState {
     /// The card payment provider, when express checkout is on.
     pub fn payments(&self) -> Option<&checkout::provider::Client> {
         self.inner.payments.as_ref()
+    }
+
+    /// The standard checkout's payment provider, when configured.
+    pub fn provider(&self) -> Option<&Arc<dyn payments::Provider>> {
+        self.inner.provider.as_ref()
+    }
+
+    /// The sandbox provider's browser pages (tokenisation, 3-D Secure, approvals), to be nested
+    /// at `payments::sandbox::MOUNT` beside the shop, when the sandbox is the provider.
+    pub fn sandbox_pages(&self) -> Option<Router> {
+        self.inner
+            .sandbox
+            .clone()
+            .map(payments::sandbox_pages::router)
     }
 
     /// Re-reads `variant_ids`' stock rows from the store into the in-memory snapshot the cart

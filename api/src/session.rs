@@ -161,6 +161,40 @@ impl Shopper {
     }
 }
 
+/// The cookie that marks the browser a guest placed an order from: its hash is stored with the
+/// order, so only that browser (or the signed-in customer) sees the confirmation.
+pub const GUEST_COOKIE: &str = "sf_guest";
+/// The guest cookie lives a year: long enough to open the confirmation link again.
+pub const GUEST_COOKIE_MAX_AGE: i64 = 365 * 24 * 3600;
+
+impl Shopper {
+    /// The hash of this browser's guest cookie, when it has one we could have issued.
+    pub fn guest_hash(&self) -> Option<String> {
+        cookie(&self.headers, GUEST_COOKIE)
+            .filter(|v| is_token(v))
+            .map(token_hash)
+    }
+
+    /// The guest owner hash for a new order: the browser's cookie, or a new one (returned with
+    /// the `Set-Cookie` to send).
+    pub fn guest_owner(&self) -> (String, Option<HeaderValue>) {
+        match self.guest_hash() {
+            Some(hash) => (hash, None),
+            None => {
+                let token = random_id(16);
+                let set = set_cookie(
+                    GUEST_COOKIE,
+                    &token,
+                    GUEST_COOKIE_MAX_AGE,
+                    true,
+                    self.secure,
+                );
+                (token_hash(&token), Some(set))
+            }
+        }
+    }
+}
+
 /// Reads `?market=uk|us|eu` (UK when absent; anything else is a 400 naming `market`).
 pub fn market_from_query(query: Option<&str>) -> ApiResult<Market> {
     let value = query

@@ -8,117 +8,11 @@
 mod common;
 
 use api::checkout::ExpressConfig;
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use common::checkout::{count, set_stock, stock_of};
+use common::express::*;
 use common::*;
 use serde_json::{Value, json};
-use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-const API_KEY: &str = "psp-test-key";
-const VALIDATION_URL: &str = "https://apple-pay-gateway.apple.com/paymentservices/startSession";
-
-#[derive(Debug, Clone)]
-struct Call {
-    path: String,
-    authorization: Option<String>,
-    idempotency_key: Option<String>,
-    body: Value,
-}
-
-/// How the fake provider answers payments.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-enum Answer {
-    #[default]
-    Authorise,
-    /// 200 with `status: declined`.
-    Decline,
-    /// 402 Payment Required.
-    Refuse,
-    /// 500.
-    Break,
-}
-
-#[derive(Clone, Default)]
-struct Provider(Arc<Mutex<(Vec<Call>, Answer)>>);
-
-impl Provider {
-    fn calls(&self) -> Vec<Call> {
-        self.0.lock().unwrap().0.clone()
-    }
-    fn answer(&self, a: Answer) {
-        self.0.lock().unwrap().1 = a;
-    }
-    fn record(&self, path: &str, h: &HeaderMap, body: Value) -> Answer {
-        let header = |n: &str| h.get(n).and_then(|v| v.to_str().ok()).map(str::to_string);
-        let mut s = self.0.lock().unwrap();
-        s.0.push(Call {
-            path: path.into(),
-            authorization: header("authorization"),
-            idempotency_key: header("idempotency-key"),
-            body,
-        });
-        s.1
-    }
-}
-
-fn authorised(h: &HeaderMap) -> bool {
-    h.get("authorization").and_then(|v| v.to_str().ok())
-        == Some(format!("Bearer {API_KEY}").as_str())
-}
-
-async fn merchant_session(
-    State(p): State<Provider>,
-    h: HeaderMap,
-    axum::Json(body): axum::Json<Value>,
-) -> Response {
-    p.record("/merchant-session", &h, body.clone());
-    if !authorised(&h) {
-        return StatusCode::UNAUTHORIZED.into_response();
-    }
-    axum::Json(json!({
-        "merchantSessionIdentifier": "SSH-test", "displayName": body["displayName"],
-        "domainName": body["initiativeContext"], "signature": "c2lnbmF0dXJl"
-    }))
-    .into_response()
-}
-
-async fn payments(
-    State(p): State<Provider>,
-    h: HeaderMap,
-    axum::Json(body): axum::Json<Value>,
-) -> Response {
-    let answer = p.record("/payments", &h, body.clone());
-    if !authorised(&h) {
-        return StatusCode::UNAUTHORIZED.into_response();
-    }
-    match answer {
-        Answer::Authorise => axum::Json(json!({
-            "status": "authorised", "reference": format!("psp_{}", body["orderId"].as_str().unwrap())
-        }))
-        .into_response(),
-        Answer::Decline => {
-            axum::Json(json!({"status": "declined", "reason": "insufficient funds"})).into_response()
-        }
-        Answer::Refuse => StatusCode::PAYMENT_REQUIRED.into_response(),
-        Answer::Break => (StatusCode::INTERNAL_SERVER_ERROR, "provider trouble").into_response(),
-    }
-}
-
-async fn start_provider() -> (Provider, SocketAddr) {
-    let provider = Provider::default();
-    let app = axum::Router::new()
-        .route("/psp/applepay/merchant-session", post(merchant_session))
-        .route("/psp/applepay/payments", post(payments))
-        .with_state(provider.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (provider, addr)
-}
 
 async fn start(backend: Backend, enabled: bool) -> (TestApi, Provider) {
     let (provider, addr) = start_provider().await;
@@ -132,44 +26,6 @@ async fn start(backend: Backend, enabled: bool) -> (TestApi, Provider) {
     })
     .await;
     (api, provider)
-}
-
-/// Sets a variant's stock: `main` units at the main warehouse (1), `second` at location 2.
-async fn set_stock(api: &TestApi, variant: u64, main: i64, second: i64) {
-    let pool = api.state.db().pool();
-    sqlx::query("DELETE FROM inventory WHERE variant_id = $1")
-        .bind(variant as i64)
-        .execute(pool)
-        .await
-        .unwrap();
-    for (location, units) in [(1i64, main), (2, second)] {
-        sqlx::query(
-            "INSERT INTO inventory (variant_id, location_id, enabled, available) VALUES ($1, $2, 1, $3)",
-        )
-        .bind(variant as i64)
-        .bind(location)
-        .bind(units)
-        .execute(pool)
-        .await
-        .unwrap();
-    }
-}
-
-async fn stock_of(api: &TestApi, variant: u64) -> Vec<(i64, i64)> {
-    sqlx::query_as(
-        "SELECT location_id, available FROM inventory WHERE variant_id = $1 ORDER BY location_id",
-    )
-    .bind(variant as i64)
-    .fetch_all(api.state.db().pool())
-    .await
-    .unwrap()
-}
-
-async fn count(api: &TestApi, sql: &'static str) -> i64 {
-    sqlx::query_scalar(sql)
-        .fetch_one(api.state.db().pool())
-        .await
-        .unwrap()
 }
 
 /// Two lines (2 + 1 units) of two products, each variant with 10 units at the main warehouse and

@@ -90,6 +90,12 @@ impl Args {
         c.search_dir = self.search_dir.clone();
         c.promotions = api::promotions::PromotionsConfig::from_env()?;
         c.express = api::checkout::ExpressConfig::from_env()?;
+        c.payments = api::payments::config::PaymentsConfig::from_env(
+            api::payments::config::ProviderKind::None,
+        )?;
+        c.admin_token = std::env::var("API_ADMIN_TOKEN")
+            .ok()
+            .filter(|t| !t.is_empty());
         Ok(c)
     }
 }
@@ -122,8 +128,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let state = api::AppState::open(config).await?;
         let _watcher = state.spawn_watcher();
         let _janitor = state.spawn_janitor(Duration::from_secs(3600));
+        let _reconciler = state.spawn_order_reconciler(Duration::from_secs(60));
         let _search_log = state.spawn_search_log_flusher(Duration::from_secs(10));
-        let app = axum::Router::new().nest("/api", api::app(state.clone()));
+        let app = storefront::site_server::with_api(axum::Router::new(), state.clone());
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("binding {}", args.addr))?;

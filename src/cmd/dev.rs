@@ -198,11 +198,19 @@ pub fn run(args: Args) -> Result<()> {
         api_config.search_dir = search_dir;
         api_config.promotions = api::promotions::PromotionsConfig::from_env()?;
         api_config.express = api::checkout::ExpressConfig::from_env()?;
+        // The sandbox pays unless a provider is configured: a developer can buy end to end.
+        api_config.payments = api::payments::config::PaymentsConfig::from_env(
+            api::payments::config::ProviderKind::Sandbox,
+        )?;
+        api_config.admin_token = std::env::var("API_ADMIN_TOKEN")
+            .ok()
+            .filter(|t| !t.is_empty());
         let api_state = api::AppState::open(api_config)
             .await
             .context("starting the API")?;
         let _catalog_watcher = api_state.spawn_watcher();
         let _search_log = api_state.spawn_search_log_flusher(Duration::from_secs(10));
+        let _reconciler = api_state.spawn_order_reconciler(Duration::from_secs(60));
         api_state
             .webhooks()
             .attach(std::sync::Arc::new(daemon.clone()));

@@ -9,6 +9,7 @@ use importer::{ImportConfig, ImportOptions};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use storefront::netlify::NetlifyConfig;
 use storefront::rebuild::importer_source::ImporterSource;
 use storefront::rebuild::source::{FreshSource, LocalExport};
@@ -130,6 +131,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.admin_token = args.admin_token.clone();
         config.promotions = api::promotions::PromotionsConfig::from_env()?;
         config.express = api::checkout::ExpressConfig::from_env()?;
+        config.payments = api::payments::config::PaymentsConfig::from_env(
+            api::payments::config::ProviderKind::None,
+        )?;
         if config.content_webhook_secret.is_none() || config.catalog_webhook_secret.is_none() {
             println!("note: a webhook secret is not set, so that webhook refuses every delivery");
         }
@@ -137,6 +141,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .await
             .context("starting the API")?;
         let _catalog_watcher = api_state.spawn_watcher();
+        let _janitor = api_state.spawn_janitor(Duration::from_secs(3600));
+        let _reconciler = api_state.spawn_order_reconciler(Duration::from_secs(60));
         api_state.webhooks().attach(Arc::new(daemon.clone()));
         let app = production_router(
             SiteFiles::View(daemon.view()),

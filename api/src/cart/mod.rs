@@ -168,6 +168,46 @@ pub async fn merge_into(
     touch(tx, into, state.now()).await
 }
 
+/// The checkout's re-read of the bag: a line above the stock left is reduced to it (lines of one
+/// variant share what is left, in bag order). Sold-out lines stay as they are, for the shopper to
+/// remove. Answers the reduced lines with the quantity each had.
+pub async fn reduce_to_stock(
+    tx: &mut Tx,
+    state: &AppState,
+    market: &Market,
+    cart: &CartRow,
+) -> ApiResult<HashMap<String, i64>> {
+    let lines = priced_lines(tx, state, market, cart).await?;
+    let ids: Vec<u64> = lines.iter().map(|(l, _)| l.variant_id).collect();
+    let stock = availability(tx, state, market, &ids).await?;
+    let mut left: HashMap<u64, i64> = stock
+        .iter()
+        .filter(|(_, a)| a.tracked)
+        .map(|(id, a)| (*id, a.available))
+        .collect();
+    let mut reduced = HashMap::new();
+    for (line, _) in &lines {
+        let Some(units) = left.get_mut(&line.variant_id) else {
+            continue;
+        };
+        if line.quantity > *units && *units > 0 {
+            sqlx::query("UPDATE cart_item SET quantity = $1 WHERE id = $2")
+                .bind(*units)
+                .bind(&line.item_id)
+                .execute(&mut **tx)
+                .await?;
+            reduced.insert(line.item_id.clone(), line.quantity);
+            *units = 0;
+        } else {
+            *units = (*units - line.quantity).max(0);
+        }
+    }
+    if !reduced.is_empty() {
+        touch(tx, &cart.id, state.now()).await?;
+    }
+    Ok(reduced)
+}
+
 pub async fn delete(tx: &mut Tx, cart_id: &str) -> ApiResult<()> {
     sqlx::query("DELETE FROM cart_promotion WHERE cart_id = $1")
         .bind(cart_id)

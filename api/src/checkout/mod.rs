@@ -5,9 +5,13 @@
 //! charge it with the card payment provider's `applePayPayment`, then confirm — or cancel and put
 //! the stock back). The browser sends ids, addresses and the wallet's token, never an amount.
 
+pub mod admin;
 pub mod orders;
+pub mod payment;
 pub mod provider;
+pub mod reconcile;
 pub mod shipping;
+pub mod standard;
 
 use crate::AppState;
 use crate::cart::{CartRow, PricedBag, load_cart, priced_bag};
@@ -116,6 +120,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(shipping_method))
         .routes(routes!(authorize))
         .merge(orders::router())
+        .merge(standard::router())
+        .merge(admin::router())
 }
 
 // ---- bodies and answers --------------------------------------------------------------------
@@ -713,7 +719,7 @@ async fn authorize(
         (format!("payment:{checkout_id}"), PAYMENTS_PER_CHECKOUT),
         (
             format!("payment:{}", crate::auth::client_key(&shopper)),
-            PAYMENTS_PER_CLIENT,
+            state.config().payment_attempts_per_client,
         ),
     ] {
         state
@@ -743,6 +749,7 @@ async fn authorize(
             "shipping_contact.country_code",
         ));
     };
+    let (owner_hash, guest_cookie) = shopper.guest_owner();
     let order = orders::create(
         &mut tx,
         &state,
@@ -758,6 +765,12 @@ async fn authorize(
             shipping_address: &shipping_address,
             billing_address: &billing_address,
             now,
+            kind: "express",
+            payment_method: "applepay",
+            idempotency_key: None,
+            owner_hash: Some(&owner_hash),
+            lines_field: "line_items",
+            payment_request: None,
         },
     )
     .await?;
@@ -797,6 +810,9 @@ async fn authorize(
             tx.commit().await?;
             let mut jar = CookieJar::default();
             jar.push(shopper.cart_cookie_clear(market));
+            if let Some(c) = guest_cookie {
+                jar.push(c);
+            }
             let body = ExpressOrder {
                 confirmation_path: market.path(&format!(
                     "/order-confirmation/{}/{}?checkoutsource={CHECKOUT_SOURCE}",

@@ -7,11 +7,10 @@ use crate::AppState;
 use crate::cart::{LineOption, PricedBag, PricedLine};
 use crate::error::{ApiError, ApiResult};
 use crate::session::Shopper;
-use crate::stock::SECOND_WAREHOUSE;
 use crate::store::{Tx, next_position, random_id};
 use axum::Json;
 use axum::extract::{Path, State};
-use domain::market::{Market, UK};
+use domain::market::Market;
 use rand::Rng;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -28,58 +27,6 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(confirmation))
         .routes(routes!(history))
-}
-
-/// `(variant, location, units)` of every enabled location holding `ids`, main warehouse first.
-pub async fn enabled_locations(
-    conn: &mut sqlx::AnyConnection,
-    ids: &[u64],
-) -> ApiResult<Vec<(u64, i64, i64)>> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let placeholders: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
-    let sql = format!(
-        "SELECT variant_id, location_id, available FROM inventory \
-         WHERE enabled = 1 AND variant_id IN ({}) ORDER BY variant_id, location_id",
-        placeholders.join(",")
-    );
-    let mut q = sqlx::query_as::<_, (i64, i64, i64)>(sqlx::AssertSqlSafe(sql));
-    for id in ids {
-        q = q.bind(*id as i64);
-    }
-    Ok(q.fetch_all(&mut *conn)
-        .await?
-        .into_iter()
-        .map(|(v, l, units)| (v as u64, l, units))
-        .collect())
-}
-
-/// Which warehouses `quantity` units come from: the main warehouse first, then the others in id
-/// order, never location 2 where the market may not sell it, never below zero. `None` when the
-/// sellable stock does not cover the quantity.
-pub fn allocate(
-    locations: &[(i64, i64)],
-    quantity: i64,
-    market: &Market,
-    deduct_second_outside_uk: bool,
-) -> Option<Vec<(i64, i64)>> {
-    let mut left = quantity;
-    let mut out = Vec::new();
-    for &(location, units) in locations {
-        if left == 0 {
-            break;
-        }
-        if deduct_second_outside_uk && market.code != UK.code && location == SECOND_WAREHOUSE {
-            continue;
-        }
-        let take = units.max(0).min(left);
-        if take > 0 {
-            out.push((location, take));
-            left -= take;
-        }
-    }
-    (left == 0).then_some(out)
 }
 
 /// A ten-digit order number for people (the id stays the random 128-bit one).
@@ -103,6 +50,18 @@ pub struct NewOrder<'a> {
     pub shipping_address: &'a serde_json::Value,
     pub billing_address: &'a serde_json::Value,
     pub now: i64,
+    /// `express` or `standard`: which checkout made it.
+    pub kind: &'a str,
+    /// The payment method type (`applepay`, `scheme`, `paypal`, …).
+    pub payment_method: &'a str,
+    /// Place order's `Idempotency-Key` (standard checkout).
+    pub idempotency_key: Option<&'a str>,
+    /// Hash of the guest browser's `sf_guest` cookie, for guest orders.
+    pub owner_hash: Option<&'a str>,
+    /// How the bag's lines are named in a stock error (`line_items` or `lines`).
+    pub lines_field: &'a str,
+    /// The payment request (method and token, JSON) to ask the provider again with.
+    pub payment_request: Option<&'a str>,
 }
 
 /// What `create` made: the ids, and the total the payment must take.
@@ -113,8 +72,10 @@ pub struct Created {
 }
 
 /// Writes a Pending order with its lines at the server's prices and takes its stock, inside the
-/// caller's transaction. The caller has checked stock; an allocation that no longer fits is the
-/// same 409 as that check.
+/// caller's transaction: the variants' stock rows are locked in ascending variant order and each
+/// part is taken with a guarded update (`inventory::take`), so concurrent orders never sell a unit
+/// twice. A line the stock no longer covers is 409 `insufficient_stock` naming it, and the caller
+/// drops the transaction: nothing was written.
 pub async fn create(tx: &mut Tx, state: &AppState, order: NewOrder<'_>) -> ApiResult<Created> {
     let id = random_id(16);
     let number = order_number();
@@ -134,14 +95,35 @@ pub async fn create(tx: &mut Tx, state: &AppState, order: NewOrder<'_>) -> ApiRe
     .into_iter()
     .map(|(v, a)| (v, a.tracked))
     .collect();
+    // Take the stock first, variant by variant in ascending id order (the lock order).
+    let mut order_of_taking: Vec<usize> = (0..order.bag.lines.len()).collect();
+    order_of_taking.sort_by_key(|&i| (order.bag.lines[i].0.variant_id, i));
+    let mut allocations: Vec<Vec<(i64, i64)>> = vec![Vec::new(); order.bag.lines.len()];
+    for i in order_of_taking {
+        let line = &order.bag.lines[i].0;
+        if !tracked.get(&line.variant_id).copied().unwrap_or(true) {
+            continue;
+        }
+        allocations[i] = crate::inventory::take(
+            tx,
+            state.db(),
+            line.variant_id,
+            line.quantity,
+            order.market,
+            deduct,
+        )
+        .await?
+        .ok_or_else(|| ApiError::stock_exceeded(&format!("{}[{i}].quantity", order.lines_field)))?;
+    }
     let goods = order.bag.amount();
     let total = goods + order.shipping;
     sqlx::query(
         "INSERT INTO shop_order (id, number, checkout_id, customer_id, market, currency, status, \
          payment_status, payment_method, subtotal, discount, shipping, total, shipping_option_id, \
-         shipping_option_name, email, shipping_address, billing_address, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, 'Pending', 'pending', 'applepay', $7, $8, $9, $10, $11, \
-         $12, $13, $14, $15, $16, $16)",
+         shipping_option_name, email, shipping_address, billing_address, created_at, updated_at, \
+         checkout_kind, idempotency_key, owner_hash, payment_request) \
+         VALUES ($1, $2, $3, $4, $5, $6, 'Pending', 'pending', $17, $7, $8, $9, $10, $11, \
+         $12, $13, $14, $15, $16, $16, $18, $19, $20, $21)",
     )
     .bind(&id)
     .bind(&number)
@@ -159,24 +141,14 @@ pub async fn create(tx: &mut Tx, state: &AppState, order: NewOrder<'_>) -> ApiRe
     .bind(order.shipping_address.to_string())
     .bind(order.billing_address.to_string())
     .bind(order.now)
+    .bind(order.payment_method)
+    .bind(order.kind)
+    .bind(order.idempotency_key)
+    .bind(order.owner_hash)
+    .bind(order.payment_request)
     .execute(&mut **tx)
     .await?;
     for (i, (line, options)) in order.bag.lines.iter().enumerate() {
-        let allocations = if tracked.get(&line.variant_id).copied().unwrap_or(true) {
-            let here: Vec<(i64, i64)> = enabled_locations(tx, &[line.variant_id])
-                .await?
-                .into_iter()
-                .map(|(_, l, u)| (l, u))
-                .collect();
-            let taken = allocate(&here, line.quantity, order.market, deduct)
-                .ok_or_else(|| ApiError::stock_exceeded(&format!("line_items[{i}].quantity")))?;
-            for (location, units) in &taken {
-                move_stock(tx, line.variant_id, *location, -units).await?;
-            }
-            taken
-        } else {
-            Vec::new()
-        };
         let off = order
             .bag
             .discounts
@@ -203,7 +175,7 @@ pub async fn create(tx: &mut Tx, state: &AppState, order: NewOrder<'_>) -> ApiRe
             serde_json::to_string(&line_options(state, line, options))
                 .map_err(anyhow::Error::from)?,
         )
-        .bind(serde_json::to_string(&allocations).map_err(anyhow::Error::from)?)
+        .bind(serde_json::to_string(&allocations[i]).map_err(anyhow::Error::from)?)
         .bind(next_position())
         .execute(&mut **tx)
         .await?;
@@ -221,47 +193,105 @@ fn line_options(state: &AppState, line: &PricedLine, modifiers: &[LineOption]) -
     [chosen, modifiers.to_vec()].concat()
 }
 
-async fn move_stock(tx: &mut Tx, variant: u64, location: i64, units: i64) -> ApiResult<()> {
-    sqlx::query(
-        "UPDATE inventory SET available = available + $1 WHERE variant_id = $2 AND location_id = $3",
-    )
-    .bind(units)
-    .bind(variant as i64)
-    .bind(location)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-/// Marks a paid order Confirmed.
-pub async fn mark_paid(tx: &mut Tx, order_id: &str, reference: &str, now: i64) -> ApiResult<()> {
-    sqlx::query(
+/// Marks a paid order Confirmed; false when it was no longer Pending (settled by someone else).
+pub async fn mark_paid(tx: &mut Tx, order_id: &str, reference: &str, now: i64) -> ApiResult<bool> {
+    let changed = sqlx::query(
         "UPDATE shop_order SET status = 'Confirmed', payment_status = 'paid', \
-         payment_reference = $1, updated_at = $2 WHERE id = $3 AND status = 'Pending'",
+         payment_reference = $1, payment_action_url = NULL, updated_at = $2 \
+         WHERE id = $3 AND status = 'Pending'",
     )
     .bind(reference)
     .bind(now)
     .bind(order_id)
     .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    Ok(changed == 1)
+}
+
+/// Records the provider's payment of a Pending order, and where the shopper must go first.
+pub async fn record_payment(
+    tx: &mut Tx,
+    order_id: &str,
+    reference: &str,
+    action_url: Option<&str>,
+    now: i64,
+) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE shop_order SET payment_reference = $1, payment_action_url = $2, updated_at = $3 \
+         WHERE id = $4 AND status = 'Pending'",
+    )
+    .bind(reference)
+    .bind(action_url)
+    .bind(now)
+    .bind(order_id)
+    .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// The variants an order holds (to refresh the stock snapshot after it changed).
+pub async fn variants_of(state: &AppState, order_id: &str) -> ApiResult<Vec<u64>> {
+    let mut conn = state.db().pool().acquire().await?;
+    let ids: Vec<i64> =
+        sqlx::query_scalar("SELECT variant_id FROM shop_order_line WHERE order_id = $1")
+            .bind(order_id)
+            .fetch_all(&mut *conn)
+            .await?;
+    Ok(ids.into_iter().map(|v| v as u64).collect())
+}
+
+/// Gives a guest's orders (placed from this browser with this email) to the customer who just
+/// created an account from the confirmation.
+pub async fn attach_to_customer(
+    tx: &mut Tx,
+    customer_id: &str,
+    owner_hash: &str,
+    email: &str,
+) -> ApiResult<u64> {
+    Ok(sqlx::query(
+        "UPDATE shop_order SET customer_id = $1 \
+         WHERE owner_hash = $2 AND email = $3 AND customer_id IS NULL",
+    )
+    .bind(customer_id)
+    .bind(owner_hash)
+    .bind(email)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected())
 }
 
 /// Cancels an order whose payment failed and puts back exactly the stock it took, in the
 /// caller's transaction (so the order and the stock change together). An order that is no longer
 /// Pending is left as it is.
 pub async fn cancel_unpaid(tx: &mut Tx, order_id: &str, now: i64) -> ApiResult<()> {
+    cancel(tx, order_id, "Pending", "failed", now)
+        .await
+        .map(|_| ())
+}
+
+/// Moves an order from `from` to Cancelled with `payment_status` and puts back exactly the stock
+/// it took; false (nothing changed) when it was not in `from`.
+pub async fn cancel(
+    tx: &mut Tx,
+    order_id: &str,
+    from: &str,
+    payment_status: &str,
+    now: i64,
+) -> ApiResult<bool> {
     let changed = sqlx::query(
-        "UPDATE shop_order SET status = 'Cancelled', payment_status = 'failed', updated_at = $1 \
-         WHERE id = $2 AND status = 'Pending'",
+        "UPDATE shop_order SET status = 'Cancelled', payment_status = $1, \
+         payment_action_url = NULL, updated_at = $2 WHERE id = $3 AND status = $4",
     )
+    .bind(payment_status)
     .bind(now)
     .bind(order_id)
+    .bind(from)
     .execute(&mut **tx)
     .await?
     .rows_affected();
     if changed == 0 {
-        return Ok(());
+        return Ok(false);
     }
     let lines: Vec<(i64, String)> =
         sqlx::query_as("SELECT variant_id, allocations FROM shop_order_line WHERE order_id = $1")
@@ -271,11 +301,103 @@ pub async fn cancel_unpaid(tx: &mut Tx, order_id: &str, now: i64) -> ApiResult<(
     for (variant, allocations) in lines {
         let taken: Vec<(i64, i64)> = serde_json::from_str(&allocations)
             .map_err(|e| anyhow::anyhow!("shop_order_line allocations of {order_id}: {e}"))?;
-        for (location, units) in taken {
-            move_stock(tx, variant as u64, location, units).await?;
-        }
+        crate::inventory::put_back(tx, variant as u64, &taken).await?;
     }
-    Ok(())
+    Ok(true)
+}
+
+/// Moves an order along without touching stock (ship, complete, refund); false when it was not
+/// in `from`.
+pub async fn move_status(
+    tx: &mut Tx,
+    order_id: &str,
+    from: &str,
+    to: &str,
+    payment_status: Option<&str>,
+    now: i64,
+) -> ApiResult<bool> {
+    let changed = sqlx::query(
+        "UPDATE shop_order SET status = $1, payment_status = COALESCE($2, payment_status), \
+         updated_at = $3 WHERE id = $4 AND status = $5",
+    )
+    .bind(to)
+    .bind(payment_status)
+    .bind(now)
+    .bind(order_id)
+    .bind(from)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
+    Ok(changed == 1)
+}
+
+/// Queues the order confirmation email (the outbox, like the reset email): number, lines,
+/// delivery, total and the link to the confirmation.
+pub async fn queue_confirmation_mail(
+    tx: &mut Tx,
+    state: &AppState,
+    order_id: &str,
+    now: i64,
+) -> ApiResult<()> {
+    let sql = format!("SELECT {ORDER_COLUMNS}, checkout_id FROM shop_order WHERE id = $1");
+    let (row, checkout_id): (OrderRow, String) = {
+        let row: Option<OrderRowWithCheckout> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(order_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+        let row = row.ok_or_else(|| anyhow::anyhow!("order {order_id} vanished"))?;
+        (row.order, row.checkout_id)
+    };
+    let market = Market::by_code(&row.market).unwrap_or(domain::market::UK);
+    let money = |minor: i64| domain::money::Money::new(minor, market.currency).format();
+    let (email, number, link) = (
+        row.email.clone(),
+        row.number.clone(),
+        format!(
+            "{}{}",
+            state.config().public_base_url,
+            market.path(&format!("/order-confirmation/{checkout_id}/{order_id}"))
+        ),
+    );
+    let (subtotal, discount, shipping, total, method) = (
+        row.subtotal,
+        row.discount,
+        row.shipping,
+        row.total,
+        row.shipping_option_name.clone(),
+    );
+    let view = order_view(tx, row, false).await?;
+    let mut body = format!("Thank you for your order.\n\nOrder number: {number}\n\n");
+    for line in &view.line_items {
+        let options: Vec<String> = line
+            .options
+            .iter()
+            .map(|o| format!("{}: {}", o.name, o.value))
+            .collect();
+        body.push_str(&format!(
+            "{} x {} ({}) {}\n",
+            line.quantity,
+            line.name,
+            options.join(", "),
+            money((line.extended_sale_price * 100.0).round() as i64)
+        ));
+    }
+    body.push_str(&format!(
+        "\nSubtotal: {}\nDiscount: {}\nDelivery ({method}): {}\nTotal: {}\n\nView your order: {link}\n",
+        money(subtotal),
+        money(discount),
+        money(shipping),
+        money(total)
+    ));
+    crate::misc::queue_mail(
+        tx,
+        &email,
+        &format!("Your order {number}"),
+        &body,
+        "order_confirmation",
+        now,
+    )
+    .await
 }
 
 // ---- reading orders ------------------------------------------------------------------------
@@ -295,11 +417,34 @@ pub struct OrderLineView {
     pub options: Vec<LineOption>,
 }
 
+/// A guest order's offer of an account (the confirmation only).
+#[derive(Serialize, ToSchema)]
+pub struct GuestAccount {
+    /// The checkout's email, which the account would use.
+    pub email: String,
+    /// An account already exists for it: the screen offers a password reset instead.
+    pub account_exists: bool,
+}
+
+/// §3 purchase tracking row.
+#[derive(Serialize, ToSchema)]
+#[allow(non_snake_case)]
+pub struct PurchaseRow {
+    pub purchaseId: String,
+    /// Style code (the SKU's first 6 characters) + `_` + colour, spaces as underscores.
+    pub productId: String,
+    pub sku: String,
+    pub quantity: i64,
+    pub unitPrice: f64,
+    pub currency: String,
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct OrderView {
     pub id: String,
     pub number: String,
-    /// One of the spec's order statuses: Pending, Confirmed, Cancelled, …
+    /// One of the spec's order statuses: Pending, Confirmed, Shipped, Complete, Cancelled,
+    /// Refunded.
     pub status: String,
     pub payment_status: String,
     pub payment_method: String,
@@ -312,102 +457,282 @@ pub struct OrderView {
     pub shipping_method: String,
     pub total: f64,
     pub line_items: Vec<OrderLineView>,
+    /// The confirmation's extras; absent in the order history.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delivery_address: Option<crate::account::AddressInput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub billing_address: Option<crate::account::AddressInput>,
+    /// Present (possibly null) on the confirmation: null when the order belongs to a customer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guest_account: Option<Option<GuestAccount>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub purchase: Option<Vec<PurchaseRow>>,
 }
 
-type OrderRow = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    i64,
-    i64,
-    i64,
-    i64,
-    i64,
-    String,
-);
+#[derive(sqlx::FromRow)]
+struct OrderRow {
+    id: String,
+    number: String,
+    status: String,
+    payment_status: String,
+    payment_method: String,
+    market: String,
+    currency: String,
+    created_at: i64,
+    subtotal: i64,
+    discount: i64,
+    shipping: i64,
+    total: i64,
+    shipping_option_name: String,
+    customer_id: Option<String>,
+    owner_hash: Option<String>,
+    email: String,
+    shipping_address: String,
+    billing_address: String,
+}
 
-/// product, variant, sku, name, quantity, list price, unit price, discount, options (JSON).
-type OrderLineRow = (i64, i64, String, String, i64, i64, i64, i64, String);
+#[derive(sqlx::FromRow)]
+struct OrderRowWithCheckout {
+    #[sqlx(flatten)]
+    order: OrderRow,
+    checkout_id: String,
+}
+
+#[derive(sqlx::FromRow)]
+struct OrderLineRow {
+    product_id: i64,
+    variant_id: i64,
+    sku: String,
+    name: String,
+    quantity: i64,
+    list_price: i64,
+    unit_price: i64,
+    discount: i64,
+    options: String,
+}
 
 const ORDER_COLUMNS: &str = "id, number, status, payment_status, payment_method, market, \
-    currency, created_at, subtotal, discount, shipping, total, shipping_option_name";
+    currency, created_at, subtotal, discount, shipping, total, shipping_option_name, customer_id, \
+    owner_hash, email, shipping_address, billing_address";
 
 fn decimal(minor: i64) -> f64 {
     minor as f64 / 100.0
 }
 
-async fn order_view(conn: &mut sqlx::AnyConnection, row: OrderRow) -> ApiResult<OrderView> {
-    let (id, number, status, payment_status, payment_method, market, currency, created_at) =
-        (row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7);
+/// A stored address in the address book's shape: checkout addresses are stored in it; express
+/// orders store the wallet's contact, which is mapped field by field.
+fn address_view(stored: &str) -> Option<crate::account::AddressInput> {
+    let v: serde_json::Value = serde_json::from_str(stored).ok()?;
+    if v.get("given_name").is_none() {
+        return serde_json::from_value(v).ok();
+    }
+    let text = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+    let lines: Vec<&str> = v["address_lines"]
+        .as_array()
+        .map(|l| l.iter().filter_map(|x| x.as_str()).collect())
+        .unwrap_or_default();
+    Some(crate::account::AddressInput {
+        first_name: text("given_name"),
+        last_name: text("family_name"),
+        street_name: lines.join(", "),
+        house_number: String::new(),
+        city: text("locality"),
+        state_or_province: text("administrative_area"),
+        postal_code: text("postal_code"),
+        country_code: text("country_code"),
+        phone: text("phone_number"),
+    })
+}
+
+/// The tracking row's product id: style code + `_` + the colour (or gift card design).
+fn tracking_product_id(sku: &str, options: &[LineOption]) -> String {
+    let style: String = sku.chars().take(6).collect();
+    let colour = options
+        .iter()
+        .find(|o| matches!(o.name.as_str(), "Color" | "Colour" | "Design"))
+        .map(|o| o.value.replace(' ', "_"));
+    match colour {
+        Some(c) => format!("{style}_{c}"),
+        None => style,
+    }
+}
+
+async fn order_view(
+    conn: &mut sqlx::AnyConnection,
+    row: OrderRow,
+    confirmation: bool,
+) -> ApiResult<OrderView> {
     let lines: Vec<OrderLineRow> = sqlx::query_as(
         "SELECT product_id, variant_id, sku, name, quantity, list_price, unit_price, discount, \
          options FROM shop_order_line WHERE order_id = $1 ORDER BY position",
     )
-    .bind(&id)
+    .bind(&row.id)
     .fetch_all(&mut *conn)
     .await?;
     let line_items = lines
         .into_iter()
-        .map(|(p, v, sku, name, quantity, list, unit, off, options)| {
-            let options = serde_json::from_str(&options)
-                .map_err(|e| anyhow::anyhow!("shop_order_line options of {id}: {e}"))?;
+        .map(|l| {
+            let options = serde_json::from_str(&l.options)
+                .map_err(|e| anyhow::anyhow!("shop_order_line options of {}: {e}", row.id))?;
             Ok(OrderLineView {
-                product_id: p as u64,
-                variant_id: v as u64,
-                sku,
-                name,
-                quantity,
-                list_price: decimal(list),
-                sale_price: decimal(unit),
-                discount_amount: decimal(off),
-                extended_sale_price: decimal(unit * quantity),
+                product_id: l.product_id as u64,
+                variant_id: l.variant_id as u64,
+                sku: l.sku,
+                name: l.name,
+                quantity: l.quantity,
+                list_price: decimal(l.list_price),
+                sale_price: decimal(l.unit_price),
+                discount_amount: decimal(l.discount),
+                extended_sale_price: decimal(l.unit_price * l.quantity),
                 options,
             })
         })
         .collect::<ApiResult<Vec<_>>>()?;
-    Ok(OrderView {
-        id,
-        number,
-        status,
-        payment_status,
-        payment_method,
-        market,
-        currency,
-        created_at,
-        subtotal: decimal(row.8),
-        discount_amount: decimal(row.9),
-        shipping_amount: decimal(row.10),
-        total: decimal(row.11),
-        shipping_method: row.12,
+    let mut view = OrderView {
+        id: row.id,
+        number: row.number,
+        status: row.status,
+        payment_status: row.payment_status,
+        payment_method: row.payment_method,
+        market: row.market,
+        currency: row.currency,
+        created_at: row.created_at,
+        subtotal: decimal(row.subtotal),
+        discount_amount: decimal(row.discount),
+        shipping_amount: decimal(row.shipping),
+        total: decimal(row.total),
+        shipping_method: row.shipping_option_name,
         line_items,
-    })
+        email: None,
+        delivery_address: None,
+        billing_address: None,
+        guest_account: None,
+        purchase: None,
+    };
+    if confirmation {
+        let guest = match row.customer_id {
+            Some(_) => None,
+            None => {
+                let exists: Option<String> =
+                    sqlx::query_scalar("SELECT id FROM customer WHERE email = $1")
+                        .bind(crate::auth::normalise_email(&row.email))
+                        .fetch_optional(&mut *conn)
+                        .await?;
+                Some(GuestAccount {
+                    email: row.email.clone(),
+                    account_exists: exists.is_some(),
+                })
+            }
+        };
+        view.purchase = Some(
+            view.line_items
+                .iter()
+                .map(|l| PurchaseRow {
+                    purchaseId: view.number.clone(),
+                    productId: tracking_product_id(&l.sku, &l.options),
+                    sku: l.sku.clone(),
+                    quantity: l.quantity,
+                    unitPrice: l.sale_price,
+                    currency: view.currency.clone(),
+                })
+                .collect(),
+        );
+        view.email = Some(row.email);
+        view.delivery_address = address_view(&row.shipping_address);
+        view.billing_address = address_view(&row.billing_address);
+        view.guest_account = Some(guest);
+    }
+    Ok(view)
 }
 
-/// The order confirmation: the order a checkout created. Both random ids must match, so the link
-/// itself is the proof (a guest has no account to show it in); unknown pairs are 404.
+/// Whether the shopper may see an order: the signed-in customer it belongs to, or the browser
+/// that placed it (the hash of its `sf_guest` cookie).
+fn owns(shopper: &Shopper, customer_id: Option<&str>, owner_hash: Option<&str>) -> bool {
+    let by_customer =
+        shopper.customer_id.is_some() && shopper.customer_id.as_deref() == customer_id;
+    let by_browser = owner_hash.is_some() && shopper.guest_hash().as_deref() == owner_hash;
+    by_customer || by_browser
+}
+
+/// Whether the shopper owns order `order_id` (see `owns`).
+pub async fn owned_by(
+    conn: &mut sqlx::AnyConnection,
+    shopper: &Shopper,
+    order_id: &str,
+) -> ApiResult<bool> {
+    let row: Option<(Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT customer_id, owner_hash FROM shop_order WHERE id = $1")
+            .bind(order_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(row.is_some_and(|(c, o)| owns(shopper, c.as_deref(), o.as_deref())))
+}
+
+/// The order confirmation, for its owner only (the signed-in customer it belongs to, or the
+/// browser that placed it); anyone else, and unknown pairs, get 404.
 #[utoipa::path(get, path = "/orders/{checkout_id}/{order_id}", tag = "checkout",
     params(("checkout_id" = String, Path), ("order_id" = String, Path)),
     responses((status = 200, body = OrderView), (status = 404, body = crate::error::ErrorBody)))]
 async fn confirmation(
     State(state): State<AppState>,
+    shopper: Shopper,
     Path((checkout_id, order_id)): Path<(String, String)>,
 ) -> ApiResult<Json<OrderView>> {
-    if !crate::session::is_token(&checkout_id) || !crate::session::is_token(&order_id) {
+    let mut conn = state.db().pool().acquire().await?;
+    let row = owned_order(&mut conn, &shopper, &checkout_id, &order_id).await?;
+    Ok(Json(order_view(&mut conn, row, true).await?))
+}
+
+/// The order `(checkout_id, order_id)` when the shopper owns it, else 404.
+async fn owned_order(
+    conn: &mut sqlx::AnyConnection,
+    shopper: &Shopper,
+    checkout_id: &str,
+    order_id: &str,
+) -> ApiResult<OrderRow> {
+    if !crate::session::is_token(checkout_id) || !crate::session::is_token(order_id) {
         return Err(ApiError::not_found());
     }
-    let mut conn = state.db().pool().acquire().await?;
     let sql = format!("SELECT {ORDER_COLUMNS} FROM shop_order WHERE id = $1 AND checkout_id = $2");
     let row: Option<OrderRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(&order_id)
-        .bind(&checkout_id)
+        .bind(order_id)
+        .bind(checkout_id)
         .fetch_optional(&mut *conn)
         .await?;
-    let row = row.ok_or_else(ApiError::not_found)?;
-    Ok(Json(order_view(&mut conn, row).await?))
+    row.filter(|r| owns(shopper, r.customer_id.as_deref(), r.owner_hash.as_deref()))
+        .ok_or_else(ApiError::not_found)
+}
+
+/// A guest order's email and billing address, for the account made from its confirmation.
+pub struct GuestOrder {
+    pub email: String,
+    pub billing_address: Option<crate::account::AddressInput>,
+    pub owner_hash: String,
+}
+
+/// The guest order the shopper's browser placed (404 otherwise; 409 when it already belongs to
+/// a customer).
+pub async fn guest_order(
+    conn: &mut sqlx::AnyConnection,
+    shopper: &Shopper,
+    checkout_id: &str,
+    order_id: &str,
+) -> ApiResult<GuestOrder> {
+    let row = owned_order(conn, shopper, checkout_id, order_id).await?;
+    if row.customer_id.is_some() {
+        return Err(ApiError::new(
+            axum::http::StatusCode::CONFLICT,
+            "order_has_account",
+            "This order already belongs to an account.",
+        ));
+    }
+    Ok(GuestOrder {
+        email: row.email,
+        billing_address: address_view(&row.billing_address),
+        owner_hash: row.owner_hash.unwrap_or_default(),
+    })
 }
 
 #[derive(Serialize, ToSchema)]
@@ -415,7 +740,8 @@ pub struct OrderHistory {
     pub orders: Vec<OrderView>,
 }
 
-/// The signed-in customer's orders of the last 12 months (§9), newest first; 401 for guests.
+/// The signed-in customer's orders of the last 12 months (§9), newest first, each with its
+/// current status; 401 for guests.
 #[utoipa::path(get, path = "/customer/orders", tag = "account",
     responses((status = 200, body = OrderHistory), (status = 401, body = crate::error::ErrorBody)))]
 async fn history(State(state): State<AppState>, shopper: Shopper) -> ApiResult<Json<OrderHistory>> {
@@ -433,7 +759,7 @@ async fn history(State(state): State<AppState>, shopper: Shopper) -> ApiResult<J
         .await?;
     let mut orders = Vec::with_capacity(rows.len());
     for row in rows {
-        orders.push(order_view(&mut conn, row).await?);
+        orders.push(order_view(&mut conn, row, false).await?);
     }
     Ok(Json(OrderHistory { orders }))
 }
@@ -441,28 +767,6 @@ async fn history(State(state): State<AppState>, shopper: Shopper) -> ApiResult<J
 #[cfg(test)]
 mod tests {
     use super::*;
-    use domain::market::MARKETS;
-
-    #[test]
-    fn stock_is_taken_from_the_main_warehouse_first() {
-        let uk = &MARKETS[0];
-        assert_eq!(
-            allocate(&[(1, 2), (2, 5)], 4, uk, true),
-            Some(vec![(1, 2), (2, 2)])
-        );
-        assert_eq!(
-            allocate(&[(1, 5), (2, 5)], 3, uk, false),
-            Some(vec![(1, 3)])
-        );
-        assert_eq!(allocate(&[(1, -1), (2, 2)], 3, uk, false), None);
-        // Outside the UK with the deduction on, location 2 is not sellable.
-        let us = &MARKETS[1];
-        assert_eq!(allocate(&[(1, 2), (2, 5)], 3, us, true), None);
-        assert_eq!(
-            allocate(&[(1, 2), (2, 5)], 3, us, false),
-            Some(vec![(1, 2), (2, 1)])
-        );
-    }
 
     #[test]
     fn order_numbers_have_ten_digits() {

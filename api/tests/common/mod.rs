@@ -2,6 +2,9 @@
 //! private PostgreSQL schema when TEST_POSTGRES_URL is set), and a tiny cookie-keeping browser.
 #![allow(dead_code)]
 
+pub mod checkout;
+pub mod express;
+
 use api::store::Db;
 use api::{AppState, Config};
 use serde_json::Value;
@@ -82,12 +85,17 @@ impl TestApi {
         };
         let mut config = Config::new(url.clone(), SAMPLE);
         config.watch_interval = None;
+        // The sandbox pays, as in `storefront dev`; tests of other providers replace it.
+        config.payments = api::payments::config::PaymentsConfig::sandbox();
         tweak(&mut config);
         let db = Db::connect_in_schema(&url, schema.as_ref().map(|(_, s)| s.as_str()))
             .await
             .unwrap();
         let state = AppState::with_db(db, config).await.unwrap();
-        let app = axum::Router::new().nest("/api", api::app(state.clone()));
+        let mut app = axum::Router::new().nest("/api", api::app(state.clone()));
+        if let Some(pages) = state.sandbox_pages() {
+            app = app.nest(api::payments::sandbox::MOUNT, pages);
+        }
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(async move {
@@ -323,7 +331,8 @@ pub fn assert_cookie_flags(cookie: &str, localhost: bool) {
             "user-authenticated",
             "sf_cart_uk",
             "sf_cart_us",
-            "sf_cart_eu"
+            "sf_cart_eu",
+            "sf_guest"
         ]
         .contains(&name),
         "unexpected cookie {cookie}"

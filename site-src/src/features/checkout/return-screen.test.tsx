@@ -16,15 +16,15 @@ afterEach(() => {
 
 describe('checkout return', () => {
   it('goes to the confirmation once payment-details answers 201, leaving itself out of the history', async () => {
-    stubLocation(`/checkout/return?order_id=${'p'.repeat(32)}&redirectResult=ok`);
-    rememberPending({ checkoutId: ID, orderId: 'p'.repeat(32) });
-    stubFetch({ [`POST /api/checkout/${ID}/payment-details`]: { status: 201, body: { status: 'Confirmed', order_id: 'p'.repeat(32), order_number: '1', checkout_id: ID, confirmation_path: `/order-confirmation/${ID}/${'p'.repeat(32)}` } } });
+    stubLocation(`/checkout/return?order_id=${'b'.repeat(32)}`);
+    rememberPending({ checkoutId: ID, orderId: 'b'.repeat(32) });
+    stubFetch({ [`POST /api/checkout/${ID}/payment-details`]: { status: 201, body: { status: 'Confirmed', order_id: 'b'.repeat(32), order_number: '1', checkout_id: ID, confirmation_path: `/order-confirmation/${ID}/${'b'.repeat(32)}` } } });
     render(<ReturnScreen prefix="" />);
     expect(screen.getByText('Loading...')).toBeTruthy();
-    await waitFor(() => expect(replacedWith()).toEqual([`/order-confirmation/${ID}/${'p'.repeat(32)}`]));
+    await waitFor(() => expect(replacedWith()).toEqual([`/order-confirmation/${ID}/${'b'.repeat(32)}`]));
   });
 
-  it('goes back to payment when the provider brought no result', async () => {
+  it('goes back to payment when the return names no order', async () => {
     stubLocation('/us/checkout/return?order_id=x');
     const calls = stubFetch({});
     render(<ReturnScreen prefix="/us" />);
@@ -33,8 +33,8 @@ describe('checkout return', () => {
   });
 
   it('says what failed, with a way back to payment', async () => {
-    stubLocation(`/checkout/return?order_id=${'p'.repeat(32)}&redirectResult=ok`);
-    rememberPending({ checkoutId: ID, orderId: 'p'.repeat(32) });
+    stubLocation(`/checkout/return?order_id=${'b'.repeat(32)}`);
+    rememberPending({ checkoutId: ID, orderId: 'b'.repeat(32) });
     stubFetch({ [`POST /api/checkout/${ID}/payment-details`]: { status: 502, body: { error: { code: 'payment_provider_unavailable', message: 'The payment provider is unavailable' } } } });
     render(<ReturnScreen prefix="" />);
     expect((await screen.findByRole('alert')).textContent).toBe('The payment provider is unavailable');

@@ -1,4 +1,4 @@
-// Checkout return (/checkout/return?order_id=…&redirectResult=…): where 3-D Secure, PayPal and
+// Checkout return (/checkout/return?order_id=…): where 3-D Secure, PayPal and
 // Klarna come back to; finishes the payment, then the confirmation, or back to payment with why.
 import { useEffect, useState, type ReactElement } from 'react';
 import { FormError } from '../../components/Field';

@@ -78,11 +78,11 @@ describe('Place order', () => {
   });
 
   it('goes to the redirect on 202 and remembers the order for the return page', async () => {
-    stubFetch({ [ORDERS]: { status: 202, body: { status: 'Pending', order_id: 'p'.repeat(32), action: { type: 'redirect', url: '/sandbox-pay/redirect/psp1' } } } });
+    stubFetch({ [ORDERS]: { status: 202, body: { status: 'Pending', order_id: 'b'.repeat(32), action: { type: 'redirect', url: '/sandbox-pay/redirect/psp1' } } } });
     const d = deps();
     await submitOrder(ID, '', { method: 'klarna' }, d);
     expect(d.navigate).toHaveBeenCalledWith('/sandbox-pay/redirect/psp1');
-    expect(readPending()).toEqual({ checkoutId: ID, orderId: 'p'.repeat(32) });
+    expect(readPending()).toEqual({ checkoutId: ID, orderId: 'b'.repeat(32) });
   });
 
   it('sends the shopper to the bag on 409 insufficient_stock', async () => {
@@ -106,13 +106,13 @@ describe('Place order', () => {
 describe('the payment return', () => {
   const DETAILS = `POST /api/checkout/${ID}/payment-details`;
 
-  it('posts the redirect result for the pending order and goes to the confirmation (201)', async () => {
-    rememberPending({ checkoutId: ID, orderId: 'p'.repeat(32) });
+  it('posts the pending order for its payment result and goes to the confirmation (201)', async () => {
+    rememberPending({ checkoutId: ID, orderId: 'b'.repeat(32) });
     const calls = stubFetch({ [DETAILS]: confirmed });
     const d = deps();
-    await finishRedirect('', `?order_id=${'p'.repeat(32)}&redirectResult=abc%3D`, d);
+    await finishRedirect('', `?order_id=${'b'.repeat(32)}`, d);
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([DETAILS]);
-    expect(calls[0]?.body).toEqual({ order_id: 'p'.repeat(32), redirect_result: 'abc=' });
+    expect(calls[0]?.body).toEqual({ order_id: 'b'.repeat(32) });
     expect(d.navigate).toHaveBeenCalledWith(expect.stringContaining('/order-confirmation/'));
     expect(readPending()).toBeNull();
   });
@@ -120,7 +120,7 @@ describe('the payment return', () => {
   it('resumes the checkout for its id when this tab has none, and goes back to payment on 402', async () => {
     const calls = stubFetch({ 'POST /api/checkout': { status: 200, body: checkoutView() }, [DETAILS]: apiError(402, 'payment_failed', 'Authentication failed.') });
     const d = deps();
-    await finishRedirect('/us', `?order_id=${'p'.repeat(32)}&redirectResult=x`, d);
+    await finishRedirect('/us', `?order_id=${'b'.repeat(32)}`, d);
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/checkout', DETAILS]);
     expect(d.navigate).toHaveBeenCalledWith('/us/checkout/payment?notice=declined');
     expect(readDeclined()).toBe('Authentication failed.');

@@ -88,13 +88,12 @@ export async function submitOrder(checkoutId: string, prefix: string, payment: O
 }
 
 /**
- * /checkout/return: finish the payment a redirect (3-D Secure, PayPal, Klarna) brought back with
- * `redirectResult`, then the confirmation; a refusal goes back to the payment step with its reason.
+ * /checkout/return: finish the payment a redirect (3-D Secure, PayPal, Klarna) came back for (the
+ * API asks the provider how it went), then the confirmation; a refusal goes back to the payment step with its reason.
  */
 export async function finishRedirect(prefix: string, search: string, deps: OrderDeps = RETURN_PAGE): Promise<OrderOutcome> {
   const query = new URLSearchParams(search);
   const orderId = query.get('order_id');
-  const result = query.get('redirectResult');
   const pending = readPending();
   const back = (message: string, checkoutId: string | null): OrderOutcome => {
     if (checkoutId !== null) endAttempt(checkoutId);
@@ -103,12 +102,12 @@ export async function finishRedirect(prefix: string, search: string, deps: Order
     deps.navigate(`${stepPath(prefix, 'payment')}?notice=declined`);
     return { kind: 'left' };
   };
-  if (orderId === null || result === null || result === '') return back(NOT_COMPLETED, pending?.checkoutId ?? null);
+  if (orderId === null || !/^[0-9a-f]{32}$/.test(orderId)) return back(NOT_COMPLETED, pending?.checkoutId ?? null);
   // The return URL names the order only; its checkout is this tab's pending one, else the open one.
   let checkoutId = pending !== null && pending.orderId === orderId ? pending.checkoutId : null;
   try {
     checkoutId ??= (await startCheckout()).id;
-    return confirmed(checkoutId, await postPaymentDetails(checkoutId, orderId, result), deps);
+    return confirmed(checkoutId, await postPaymentDetails(checkoutId, orderId), deps);
   } catch (error) {
     if (isEmptyBag(error)) return { kind: 'failed', message: NOT_COMPLETED };
     if (error instanceof ApiError && error.status === 402) return back(error.message, checkoutId);

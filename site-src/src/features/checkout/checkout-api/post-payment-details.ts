@@ -4,6 +4,6 @@ import { api } from '../../../lib/api';
 import { checkoutPath } from './checkout-view';
 import type { ConfirmedOrder } from './place-order';
 
-export function postPaymentDetails(id: string, orderId: string, redirectResult: string): Promise<ConfirmedOrder> {
-  return api<ConfirmedOrder>('POST', `${checkoutPath(id)}/payment-details`, { order_id: orderId, redirect_result: redirectResult });
+export function postPaymentDetails(id: string, orderId: string): Promise<ConfirmedOrder> {
+  return api<ConfirmedOrder>('POST', `${checkoutPath(id)}/payment-details`, { order_id: orderId });
 }
