@@ -1,0 +1,472 @@
+//! The standard checkout against the card payment provider's Checkout API (Mollie's v2 shape),
+//! served by a fake on loopback that answers as the provider does: the methods for an amount and
+//! country, payments created with `captureMode: manual` and an `Idempotency-Key` (a repeated key
+//! replays the first answer), 3-D Secure through the payment's checkout link, declines, a 5xx, a
+//! timeout, captures, releases and refunds. The card number never reaches the API: the browser's
+//! token is all it sends. On SQLite and PostgreSQL.
+
+mod common;
+
+use api::payments::config::{PaymentsConfig, ProviderKind};
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use common::checkout::*;
+use common::*;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const KEY: &str = "live_fake_key";
+const TOKENIZE: &str = "https://js.psp.example/v1/card-tokens";
+const ADMIN: &str = "operator-token-123";
+
+#[derive(Debug, Clone)]
+struct Call {
+    method: String,
+    path: String,
+    idempotency_key: Option<String>,
+    query: HashMap<String, String>,
+    body: Value,
+}
+
+#[derive(Default)]
+struct Fake {
+    calls: Vec<Call>,
+    /// Payments by id, and the first answer per idempotency key.
+    payments: HashMap<String, Value>,
+    replies: HashMap<String, String>,
+}
+
+#[derive(Clone, Default)]
+struct Psp(Arc<Mutex<Fake>>);
+
+impl Psp {
+    fn calls(&self, method: &str, path_start: &str) -> Vec<Call> {
+        let f = self.0.lock().unwrap();
+        f.calls
+            .iter()
+            .filter(|c| c.method == method && c.path.starts_with(path_start))
+            .cloned()
+            .collect()
+    }
+
+    fn set_status(&self, id: &str, status: &str) {
+        let mut f = self.0.lock().unwrap();
+        let p = f.payments.get_mut(id).unwrap();
+        p["status"] = json!(status);
+        p["_links"] = json!({});
+    }
+
+    fn record(
+        &self,
+        method: &str,
+        path: &str,
+        h: &HeaderMap,
+        q: HashMap<String, String>,
+        body: Value,
+    ) -> bool {
+        let mut f = self.0.lock().unwrap();
+        f.calls.push(Call {
+            method: method.into(),
+            path: path.into(),
+            idempotency_key: h
+                .get("idempotency-key")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string),
+            query: q,
+            body,
+        });
+        h.get("authorization").and_then(|v| v.to_str().ok()) == Some(&format!("Bearer {KEY}"))
+    }
+}
+
+fn unauthorised() -> Response {
+    (StatusCode::UNAUTHORIZED, Json(json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication"}))).into_response()
+}
+
+async fn methods(
+    State(psp): State<Psp>,
+    h: HeaderMap,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    if !psp.record("GET", "/v2/methods", &h, q, Value::Null) {
+        return unauthorised();
+    }
+    Json(json!({
+        "count": 5,
+        "_embedded": {"methods": [
+            {"resource": "method", "id": "creditcard", "description": "Card"},
+            {"resource": "method", "id": "paypal", "description": "PayPal"},
+            {"resource": "method", "id": "klarnapaylater", "description": "Pay later."},
+            {"resource": "method", "id": "applepay", "description": "Apple Pay"},
+            {"resource": "method", "id": "voucher", "description": "Vouchers"}
+        ]}
+    }))
+    .into_response()
+}
+
+async fn create_payment(State(psp): State<Psp>, h: HeaderMap, Json(body): Json<Value>) -> Response {
+    if !psp.record("POST", "/v2/payments", &h, HashMap::new(), body.clone()) {
+        return unauthorised();
+    }
+    let token = body["cardToken"].as_str().unwrap_or("").to_string();
+    let key = h
+        .get("idempotency-key")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    {
+        // A repeated key replays the first answer.
+        let f = psp.0.lock().unwrap();
+        if let Some(id) = f.replies.get(&key) {
+            return (StatusCode::CREATED, Json(f.payments[id].clone())).into_response();
+        }
+    }
+    if token == "tok_500" {
+        return (StatusCode::INTERNAL_SERVER_ERROR, "upstream trouble").into_response();
+    }
+    let payment = {
+        let mut f = psp.0.lock().unwrap();
+        let id = format!("tr_{}", f.payments.len() + 1);
+        let (status, links, reason) = match token.as_str() {
+            "tok_decline" => (
+                "failed",
+                json!({}),
+                json!({"failureReason": "card_declined"}),
+            ),
+            "tok_3ds" => (
+                "open",
+                json!({"checkout": {"href": format!("https://psp.example/3ds/{id}")}}),
+                json!({}),
+            ),
+            _ => ("authorized", json!({}), json!({})),
+        };
+        let payment = json!({
+            "resource": "payment", "id": id, "mode": "test", "status": status,
+            "amount": body["amount"], "method": body["method"], "metadata": body["metadata"],
+            "captureMode": body["captureMode"], "details": reason, "_links": links,
+        });
+        f.payments.insert(id.clone(), payment.clone());
+        f.replies.insert(key, id);
+        payment
+    };
+    if token == "tok_slow" {
+        // The payment is made, but the answer comes after the API gave up.
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+    }
+    (StatusCode::CREATED, Json(payment)).into_response()
+}
+
+async fn get_payment(State(psp): State<Psp>, h: HeaderMap, Path(id): Path<String>) -> Response {
+    if !psp.record(
+        "GET",
+        &format!("/v2/payments/{id}"),
+        &h,
+        HashMap::new(),
+        Value::Null,
+    ) {
+        return unauthorised();
+    }
+    match psp.0.lock().unwrap().payments.get(&id) {
+        Some(p) => Json(p.clone()).into_response(),
+        None => (StatusCode::NOT_FOUND, Json(json!({"status": 404, "title": "Not Found", "detail": "No payment exists with token"}))).into_response(),
+    }
+}
+
+async fn payment_action(
+    State(psp): State<Psp>,
+    h: HeaderMap,
+    Path((id, action)): Path<(String, String)>,
+    body: Option<Json<Value>>,
+) -> Response {
+    let body = body.map_or(Value::Null, |Json(b)| b);
+    if !psp.record(
+        "POST",
+        &format!("/v2/payments/{id}/{action}"),
+        &h,
+        HashMap::new(),
+        body.clone(),
+    ) {
+        return unauthorised();
+    }
+    let mut f = psp.0.lock().unwrap();
+    let Some(p) = f.payments.get_mut(&id) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    match (action.as_str(), p["status"].as_str().unwrap_or("")) {
+        ("captures", "authorized") => {
+            p["status"] = json!("paid");
+            (StatusCode::CREATED, Json(json!({"resource": "capture", "id": "cpt_1", "amount": body["amount"]}))).into_response()
+        }
+        ("release-authorization", "authorized") => {
+            p["status"] = json!("canceled");
+            (StatusCode::ACCEPTED, Json(json!({}))).into_response()
+        }
+        ("refunds", "paid") => (StatusCode::CREATED, Json(json!({"resource": "refund", "id": "re_1", "amount": body["amount"]}))).into_response(),
+        _ => (StatusCode::UNPROCESSABLE_ENTITY, Json(json!({"status": 422, "title": "Unprocessable Entity", "detail": format!("cannot {action} a payment that is {}", p["status"])}))).into_response(),
+    }
+}
+
+async fn delete_payment(State(psp): State<Psp>, h: HeaderMap, Path(id): Path<String>) -> Response {
+    if !psp.record(
+        "DELETE",
+        &format!("/v2/payments/{id}"),
+        &h,
+        HashMap::new(),
+        Value::Null,
+    ) {
+        return unauthorised();
+    }
+    if let Some(p) = psp.0.lock().unwrap().payments.get_mut(&id) {
+        p["status"] = json!("canceled");
+    }
+    StatusCode::OK.into_response()
+}
+
+async fn start_psp() -> (Psp, SocketAddr) {
+    let psp = Psp::default();
+    let app = axum::Router::new()
+        .route("/v2/methods", get(methods))
+        .route("/v2/payments", post(create_payment))
+        .route("/v2/payments/{id}", get(get_payment).delete(delete_payment))
+        .route("/v2/payments/{id}/{action}", post(payment_action))
+        .with_state(psp.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (psp, addr)
+}
+
+async fn start(backend: Backend) -> (TestApi, Psp) {
+    let (psp, addr) = start_psp().await;
+    let api = TestApi::start_with(backend, |c| {
+        c.payments = PaymentsConfig {
+            provider: ProviderKind::Remote,
+            base_url: format!("http://{addr}/"),
+            api_key: KEY.into(),
+            tokenize_url: TOKENIZE.into(),
+            timeout: Duration::from_millis(500),
+        };
+        c.admin_token = Some(ADMIN.into());
+    })
+    .await;
+    (api, psp)
+}
+
+/// A ready checkout of 2 units of a variant with 5 in stock.
+async fn ready_bag(api: &TestApi, b: &mut Browser) -> (String, u64) {
+    let (p, v) = variants(api, 1)[0];
+    set_stock(api, v, 5, 0).await;
+    fill_bag(b, "", &[(p, v, 2)]).await;
+    let (id, _) = ready(b, "", "GB").await;
+    (id, v)
+}
+
+async fn card(b: &mut Browser, id: &str, key: &str, token: &str) -> Reply {
+    place(b, id, "", key, json!({"method": "scheme", "token": token})).await
+}
+
+async fn status_of(api: &TestApi, order: &str) -> (String, String, Option<String>) {
+    sqlx::query_as("SELECT status, payment_status, payment_reference FROM shop_order WHERE id = $1")
+        .bind(order)
+        .fetch_one(api.state.db().pool())
+        .await
+        .unwrap()
+}
+
+async fn the_methods_and_a_card_payment_in_the_providers_shape(backend: Backend) {
+    let (api, psp) = start(backend).await;
+    let mut b = api.browser();
+    let (id, v) = ready_bag(&api, &mut b).await;
+    let r = b.get(&format!("/api/checkout/{id}/payment-methods")).await;
+    assert_eq!(r.status, 200, "{}", text(&r));
+    let m = r.json();
+    let kinds: Vec<&str> = m["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["type"].as_str().unwrap())
+        .collect();
+    // Vouchers need the card number sent by the shop: never offered.
+    assert_eq!(kinds, ["scheme", "paypal", "klarna", "applepay"]);
+    assert_eq!(m["tokenize_url"], TOKENIZE);
+    let asked = &psp.calls("GET", "/v2/methods")[0];
+    assert_eq!(asked.query["amount[currency]"], "GBP");
+    assert_eq!(asked.query["billingCountry"], "GB");
+    let total = m["amount"].as_f64().unwrap();
+    assert_eq!(asked.query["amount[value]"], format!("{total:.2}"));
+
+    let r = card(&mut b, &id, "remote-ok-0001", "tok_ok").await;
+    assert_eq!(r.status, 201, "{}", text(&r));
+    let order = r.json()["order_id"].as_str().unwrap().to_string();
+    let created = &psp.calls("POST", "/v2/payments")[0];
+    assert_eq!(created.idempotency_key.as_deref(), Some(order.as_str()));
+    assert_eq!(created.body["captureMode"], "manual");
+    assert_eq!(created.body["method"], "creditcard");
+    assert_eq!(created.body["cardToken"], "tok_ok");
+    assert_eq!(
+        created.body["amount"],
+        json!({"currency": "GBP", "value": format!("{total:.2}")})
+    );
+    assert_eq!(created.body["metadata"]["order_id"], order.as_str());
+    assert!(
+        created.body["redirectUrl"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("/checkout/return?order_id={order}"))
+    );
+    let captures = psp.calls("POST", "/v2/payments/tr_1/captures");
+    assert_eq!(captures.len(), 1);
+    assert_eq!(
+        captures[0].idempotency_key.as_deref(),
+        Some(format!("{order}-capture").as_str())
+    );
+    assert_eq!(
+        status_of(&api, &order).await,
+        ("Confirmed".into(), "paid".into(), Some("tr_1".into()))
+    );
+    assert_eq!(stock_of(&api, v).await, vec![(1, 3), (2, 0)]);
+
+    // The operator refunds it through the provider.
+    let mut op = api.browser();
+    let r = op
+        .send(
+            "POST",
+            &format!("/api/admin/orders/{order}/refund"),
+            Some(Vec::new()),
+            &[("Authorization", &format!("Bearer {ADMIN}"))],
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", text(&r));
+    let refunds = psp.calls("POST", "/v2/payments/tr_1/refunds");
+    assert_eq!(refunds[0].body["amount"]["value"], format!("{total:.2}"));
+    api.finish().await;
+}
+
+async fn a_decline_and_a_three_d_secure_payment(backend: Backend) {
+    let (api, psp) = start(backend).await;
+    let mut b = api.browser();
+    let (id, v) = ready_bag(&api, &mut b).await;
+    let r = card(&mut b, &id, "remote-decline-1", "tok_decline").await;
+    assert_eq!(r.status, 402, "{}", text(&r));
+    assert_eq!(
+        r.json()["error"]["fields"]["payment"],
+        "Your card was declined."
+    );
+    assert_eq!(stock_of(&api, v).await, vec![(1, 5), (2, 0)]);
+
+    let r = card(&mut b, &id, "remote-3ds-0002", "tok_3ds").await;
+    assert_eq!(r.status, 202, "{}", text(&r));
+    let order = r.json()["order_id"].as_str().unwrap().to_string();
+    let psp_id = status_of(&api, &order).await.2.unwrap();
+    assert_eq!(
+        r.json()["action"]["url"],
+        format!("https://psp.example/3ds/{psp_id}")
+    );
+    // Back before finishing the challenge: still waiting.
+    let r = b
+        .post(
+            &format!("/api/checkout/{id}/payment-details"),
+            json!({"order_id": order}),
+        )
+        .await;
+    assert_eq!(r.status, 202, "{}", text(&r));
+    psp.set_status(&psp_id, "authorized");
+    let r = b
+        .post(
+            &format!("/api/checkout/{id}/payment-details"),
+            json!({"order_id": order}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", text(&r));
+    assert_eq!(status_of(&api, &order).await.0, "Confirmed");
+    assert_eq!(
+        psp.calls("POST", &format!("/v2/payments/{psp_id}/captures"))
+            .len(),
+        1
+    );
+    assert_eq!(stock_of(&api, v).await, vec![(1, 3), (2, 0)]);
+    api.finish().await;
+}
+
+async fn a_timeout_then_the_same_key_pays_once(backend: Backend) {
+    let (api, psp) = start(backend).await;
+    let mut b = api.browser();
+    let (id, v) = ready_bag(&api, &mut b).await;
+    let r = card(&mut b, &id, "remote-slow-0001", "tok_slow").await;
+    assert_eq!(r.status, 502, "{}", text(&r));
+    assert_eq!(r.json()["error"]["code"], "payment_provider_unavailable");
+    // The order holds its stock while its outcome is unknown.
+    assert_eq!(stock_of(&api, v).await, vec![(1, 3), (2, 0)]);
+    // The shopper presses again: the same key asks the provider again with the same payment key,
+    // and the provider answers with the payment the first request made.
+    let r = card(&mut b, &id, "remote-slow-0001", "tok_slow").await;
+    assert_eq!(r.status, 201, "{}", text(&r));
+    let created: Vec<Call> = psp
+        .calls("POST", "/v2/payments")
+        .into_iter()
+        .filter(|c| c.path == "/v2/payments")
+        .collect();
+    assert_eq!(created.len(), 2, "{created:#?}");
+    assert_eq!(created[0].idempotency_key, created[1].idempotency_key);
+    assert_eq!(psp.0.lock().unwrap().payments.len(), 1);
+    assert_eq!(count(&api, "SELECT COUNT(*) FROM shop_order").await, 1);
+    assert_eq!(stock_of(&api, v).await, vec![(1, 3), (2, 0)]);
+    api.finish().await;
+}
+
+async fn a_provider_error_is_reconciled(backend: Backend) {
+    let (api, psp) = start(backend).await;
+    let mut b = api.browser();
+    let (id, v) = ready_bag(&api, &mut b).await;
+    let r = card(&mut b, &id, "remote-5xx-00001", "tok_500").await;
+    assert_eq!(r.status, 502, "{}", text(&r));
+    let order: String = sqlx::query_scalar("SELECT id FROM shop_order")
+        .fetch_one(api.state.db().pool())
+        .await
+        .unwrap();
+    assert_eq!(status_of(&api, &order).await.0, "Pending");
+    api.state
+        .advance_clock(api::checkout::reconcile::PENDING_LIMIT_SECS + 1);
+    assert_eq!(
+        api::checkout::reconcile::reconcile_stale(&api.state)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(status_of(&api, &order).await.0, "Cancelled");
+    assert_eq!(stock_of(&api, v).await, vec![(1, 5), (2, 0)]);
+
+    // A 3-D Secure payment the shopper abandoned: released at the provider when it goes stale.
+    let r = card(&mut b, &id, "remote-3ds-00002", "tok_3ds").await;
+    assert_eq!(r.status, 202, "{}", text(&r));
+    let order = r.json()["order_id"].as_str().unwrap().to_string();
+    let psp_id = status_of(&api, &order).await.2.unwrap();
+    api.state
+        .advance_clock(api::checkout::reconcile::PENDING_LIMIT_SECS + 1);
+    assert_eq!(
+        api::checkout::reconcile::reconcile_stale(&api.state)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(status_of(&api, &order).await.0, "Cancelled");
+    assert_eq!(
+        psp.calls("DELETE", &format!("/v2/payments/{psp_id}")).len(),
+        1
+    );
+    assert_eq!(stock_of(&api, v).await, vec![(1, 5), (2, 0)]);
+    api.finish().await;
+}
+
+on_both!(
+    the_methods_and_a_card_payment_in_the_providers_shape,
+    a_decline_and_a_three_d_secure_payment,
+    a_timeout_then_the_same_key_pays_once,
+    a_provider_error_is_reconciled,
+);
