@@ -142,6 +142,35 @@ pub async fn units_at(
         .collect())
 }
 
+/// Sets a variant's stock to `units` at the main warehouse and none elsewhere: an operator's
+/// correction (and the benchmarks' set-up), outside any order.
+pub async fn set_main_warehouse_stock(db: &Db, variant: u64, units: i64) -> ApiResult<()> {
+    let mut tx = db.write().await?;
+    sqlx::query("UPDATE inventory SET available = 0, oversold = 0 WHERE variant_id = $1")
+        .bind(variant as i64)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "UPDATE inventory SET available = $1, enabled = 1 WHERE variant_id = $2 AND location_id = 1",
+    )
+    .bind(units)
+    .bind(variant as i64)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// `(location, available)` of a variant, in location order.
+pub async fn levels(conn: &mut sqlx::AnyConnection, variant: u64) -> ApiResult<Vec<(i64, i64)>> {
+    Ok(sqlx::query_as(
+        "SELECT location_id, available FROM inventory WHERE variant_id = $1 ORDER BY location_id",
+    )
+    .bind(variant as i64)
+    .fetch_all(&mut *conn)
+    .await?)
+}
+
 /// Units that orders created at or after `since` and not cancelled took, per (variant, location).
 pub async fn taken_since(
     conn: &mut sqlx::AnyConnection,

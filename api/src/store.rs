@@ -273,6 +273,21 @@ impl Db {
         Ok(())
     }
 
+    /// Drops a throwaway PostgreSQL schema made by `connect_in_schema` (benchmarks), with
+    /// everything in it.
+    pub async fn drop_schema(&self, schema: &str) -> anyhow::Result<()> {
+        if !schema
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            bail!("not a schema name: {schema}");
+        }
+        sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     pub async fn close(&self) {
         self.pool.close().await;
     }

@@ -1,7 +1,9 @@
 //! `storefront bench-api`: a fixed-rate load test of the commerce API. It starts the API on a
 //! fresh SQLite file on loopback, then sends stock checks and add-to-bag requests at a fixed rate
 //! (open loop: a request is sent on schedule whether or not earlier ones finished, so slow answers
-//! show up as latency instead of silently lowering the rate), and reports throughput and p50/p99.
+//! show up as latency instead of silently lowering the rate), and reports throughput and p50/p99;
+//! then the Place-order scenarios (`bench_orders`) on SQLite and, with `--postgres-url`, on a
+//! throwaway PostgreSQL schema.
 
 use anyhow::{Context, bail};
 use clap::Args as ClapArgs;
@@ -28,6 +30,15 @@ pub struct Args {
     /// Keep-alive connections the load is spread over.
     #[arg(long, default_value_t = 32)]
     pub connections: usize,
+    /// Place-order requests per second in the fixed-rate order scenario.
+    #[arg(long, default_value_t = 50)]
+    pub order_rate: u32,
+    /// Orders placed as fast as the connections allow in the saturation scenario.
+    #[arg(long, default_value_t = 1000)]
+    pub saturation_orders: usize,
+    /// Also run the order scenarios on PostgreSQL at this URL (in a throwaway schema).
+    #[arg(long)]
+    pub postgres_url: Option<String>,
 }
 
 /// Results of one scenario.
@@ -130,17 +141,30 @@ pub(crate) fn get(addr: SocketAddr, path: &str) -> Vec<u8> {
     format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").into_bytes()
 }
 
-fn post(addr: SocketAddr, path: &str, cookie: &str, body: &str) -> Vec<u8> {
-    format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\n\
-         Cookie: {cookie}\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .into_bytes()
+/// A same-origin JSON request as the islands send it (CSRF-checked writes need the fetch
+/// metadata), with the cookie and any extra headers.
+pub(crate) fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: &str,
+    body: &str,
+    extra: &[(&str, &str)],
+) -> Vec<u8> {
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\n"
+    );
+    if !cookie.is_empty() {
+        head.push_str(&format!("Cookie: {cookie}\r\n"));
+    }
+    for (k, v) in extra {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    format!("{head}Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
 }
 
 /// Runs `requests[i % len]` at `rate` per second for `seconds`, over `connections` connections.
-async fn fixed_rate(
+pub(crate) async fn fixed_rate(
     name: &'static str,
     addr: SocketAddr,
     rate: u32,
@@ -233,16 +257,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async move {
-        let state = api::AppState::ephemeral(&args.export).await?;
+        let scratch = tempfile::tempdir()?;
+        let url = format!("sqlite://{}", scratch.path().join("api.db").display());
+        let state = api::AppState::open(bench_config(&url, &args)).await?;
+        let addr = serve(state.clone()).await?;
         let catalog = state.catalog();
-        let app = axum::Router::new().nest("/api", api::app(state.clone()));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        let addr = listener.local_addr()?;
-        // Responses go out without waiting on Nagle's algorithm, as in `storefront api`.
-        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        tokio::spawn(async move { axum::serve(listener, app).await });
 
         // Stock checks: a product page's worth of variant ids, cycling over the catalog.
         let variant_ids: Vec<u64> = catalog
@@ -279,11 +298,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let (p, v) = stocked[i % stocked.len()];
             let body =
                 format!(r#"{{"line_items":[{{"product_id":{p},"variant_id":{v},"quantity":1}}]}}"#);
-            add_requests.push(post(
+            add_requests.push(request(
                 addr,
+                "POST",
                 "/api/cart/items",
                 &format!("sf_cart_uk={}", cart.id),
                 &body,
+                &[],
             ));
         }
         tx.commit().await?;
@@ -332,6 +353,51 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )
         .await?;
         add.print();
+        let orders = |state, addr| {
+            super::bench_orders::run(
+                state,
+                addr,
+                args.order_rate,
+                args.seconds,
+                args.saturation_orders,
+                args.connections,
+            )
+        };
+        println!("place order, SQLite:");
+        orders(&state, addr).await?;
+        if let Some(url) = &args.postgres_url {
+            let schema = format!("bench_{}", api::store::random_id(6));
+            let db = api::store::Db::connect_in_schema(url, Some(&schema)).await?;
+            let pg = api::AppState::with_db(db, bench_config(url, &args)).await?;
+            let pg_addr = serve(pg.clone()).await?;
+            println!("place order, PostgreSQL (schema {schema}):");
+            let result = orders(&pg, pg_addr).await;
+            pg.db().drop_schema(&schema).await?;
+            result?;
+        }
         Ok(())
     })
+}
+
+/// The API's configuration for the benchmark: the sandbox pays, and one client address (the
+/// load tool) may place every order.
+fn bench_config(url: &str, args: &Args) -> api::Config {
+    let mut config = api::Config::new(url, &args.export);
+    config.watch_interval = None;
+    config.payments = api::payments::config::PaymentsConfig::sandbox();
+    config.payment_attempts_per_client = u32::MAX;
+    config
+}
+
+/// Serves the API (and the sandbox's pages) on a loopback port.
+async fn serve(state: api::AppState) -> anyhow::Result<SocketAddr> {
+    let app = storefront::site_server::with_api(axum::Router::new(), state);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    // Responses go out without waiting on Nagle's algorithm, as in `storefront api`.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    Ok(addr)
 }

@@ -241,6 +241,17 @@ pub async fn variants_of(state: &AppState, order_id: &str) -> ApiResult<Vec<u64>
     Ok(ids.into_iter().map(|v| v as u64).collect())
 }
 
+/// Units of `variant` in paid (Confirmed) orders: the benchmarks' oversell check.
+pub async fn paid_units(conn: &mut sqlx::AnyConnection, variant: u64) -> ApiResult<i64> {
+    Ok(sqlx::query_scalar(
+        "SELECT CAST(COALESCE(SUM(l.quantity), 0) AS BIGINT) FROM shop_order_line l \
+         JOIN shop_order o ON o.id = l.order_id WHERE o.status = 'Confirmed' AND l.variant_id = $1",
+    )
+    .bind(variant as i64)
+    .fetch_one(&mut *conn)
+    .await?)
+}
+
 /// Gives a guest's orders (placed from this browser with this email) to the customer who just
 /// created an account from the confirmation.
 pub async fn attach_to_customer(
