@@ -876,7 +876,24 @@ async fn wishlist_items_are_paged_by_fifty(backend: Backend) {
     api.finish().await;
 }
 
+async fn registration_keeps_the_guests_bag(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let (p, v, _) = api.variant_with_stock(|n| n >= 10);
+    let mut b = api.browser();
+    b.post("/api/cart", json!({})).await;
+    b.post("/api/cart/items", line(p, v, 2)).await;
+    let guest = b.cookies["sf_cart_uk"].clone();
+    register(&mut b, "ada@example.com", PW).await;
+    // The bag survives the new account: the same cart, now the customer's.
+    assert_eq!(b.cookies["sf_cart_uk"], guest);
+    let cart = b.get("/api/cart").await.json();
+    assert_eq!(cart["total_item_count"], 2);
+    assert!(cart["customer_id"].is_string());
+    api.finish().await;
+}
+
 on_both!(
+    registration_keeps_the_guests_bag,
     registration_validates_each_field_and_signs_in,
     sign_in_messages_do_not_enumerate_and_are_throttled,
     every_set_cookie_has_the_right_flags,
