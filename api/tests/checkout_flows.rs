@@ -27,11 +27,8 @@ async fn one_line_bag(api: &TestApi, b: &mut Browser, q: &str, main: i64, quanti
 }
 
 async fn order_status(api: &TestApi, order: &str) -> (String, String) {
-    sqlx::query_as("SELECT status, payment_status FROM shop_order WHERE id = $1")
-        .bind(order)
-        .fetch_one(api.state.db().pool())
-        .await
-        .unwrap()
+    let (status, payment, _) = order_state(api, order).await;
+    (status, payment)
 }
 
 async fn admin(b: &mut Browser, method: &str, path: &str) -> Reply {
@@ -342,20 +339,8 @@ async fn a_provider_error_keeps_the_order_pending_until_it_is_reconciled(backend
     assert_eq!(order_status(&api, &order).await.0, "Pending");
     assert_eq!(stock_of(&api, v).await, vec![(1, 1), (2, 0)]);
     // Not stale yet: left alone.
-    assert_eq!(
-        api::checkout::reconcile::reconcile_stale(&api.state)
-            .await
-            .unwrap(),
-        0
-    );
-    api.state
-        .advance_clock(api::checkout::reconcile::PENDING_LIMIT_SECS + 1);
-    assert_eq!(
-        api::checkout::reconcile::reconcile_stale(&api.state)
-            .await
-            .unwrap(),
-        1
-    );
+    assert_eq!(reconcile(&api, false).await, 0);
+    assert_eq!(reconcile(&api, true).await, 1);
     assert_eq!(order_status(&api, &order).await.0, "Cancelled");
     assert_eq!(stock_of(&api, v).await, vec![(1, 2), (2, 0)]);
     api.finish().await;
@@ -372,14 +357,7 @@ async fn a_stale_payment_the_provider_authorised_is_captured(backend: Backend) {
     assert_eq!(r.status, 202);
     let order = r.json()["order_id"].as_str().unwrap().to_string();
     answer_sandbox_page(&mut b, r.json()["action"]["url"].as_str().unwrap(), true).await;
-    api.state
-        .advance_clock(api::checkout::reconcile::PENDING_LIMIT_SECS + 1);
-    assert_eq!(
-        api::checkout::reconcile::reconcile_stale(&api.state)
-            .await
-            .unwrap(),
-        1
-    );
+    assert_eq!(reconcile(&api, true).await, 1);
     assert_eq!(
         order_status(&api, &order).await,
         ("Confirmed".into(), "paid".into())

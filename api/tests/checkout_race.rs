@@ -36,89 +36,37 @@ async fn start(backend: Backend) -> TestApi {
     .await
 }
 
-/// Releases `contenders` together and collects their answers.
-async fn contest<F, Fut>(contenders: Vec<F>) -> Vec<Reply>
-where
-    F: FnOnce() -> Fut + Send + 'static,
-    Fut: std::future::Future<Output = Reply> + Send + 'static,
-{
-    let barrier = Arc::new(Barrier::new(contenders.len()));
-    let tasks: Vec<_> = contenders
-        .into_iter()
-        .map(|go| {
-            let barrier = barrier.clone();
-            tokio::spawn(async move {
-                barrier.wait().await;
-                go().await
-            })
-        })
-        .collect();
-    let mut replies = Vec::new();
-    for t in tasks {
-        replies.push(t.await.unwrap());
-    }
-    replies
+/// One shopper's last request, ready to send: Place order or the express authorisation.
+struct Press {
+    browser: Browser,
+    path: String,
+    body: Value,
+    key: Option<String>,
 }
 
-/// Exactly `STOCK` paid (`ok` status), the rest refused with the stock message, stock at zero.
-async fn check_round(api: &TestApi, v: u64, replies: &[Reply], ok: u16, round: usize) {
-    let paid = replies.iter().filter(|r| r.status == ok).count();
-    for r in replies {
-        assert!(r.status < 500, "round {round}: {}", text(r));
-        if r.status != ok {
-            assert_eq!(r.status, 409, "round {round}: {}", text(r));
-            assert_eq!(
-                r.json()["error"]["code"],
-                "insufficient_stock",
-                "{}",
-                text(r)
-            );
-        }
+impl Press {
+    async fn send(mut self) -> Reply {
+        let key = self.key.unwrap_or_default();
+        let headers: Vec<(&str, &str)> = if key.is_empty() {
+            Vec::new()
+        } else {
+            vec![("Idempotency-Key", key.as_str())]
+        };
+        self.browser
+            .send(
+                "POST",
+                &self.path,
+                Some(self.body.to_string().into_bytes()),
+                &headers,
+            )
+            .await
     }
-    assert_eq!(paid, STOCK as usize, "round {round}");
-    let stock = stock_of(api, v).await;
-    assert!(stock.iter().all(|(_, units)| *units >= 0), "{stock:?}");
-    assert_eq!(
-        stock.iter().map(|(_, u)| u).sum::<i64>(),
-        0,
-        "round {round}"
-    );
 }
 
-async fn standard_orders_never_oversell(backend: Backend) {
-    let api = start(backend).await;
-    let (p, v) = variants(&api, 1)[0];
-    for round in 0..ROUNDS {
-        // Units split over both warehouses, so an order may take from two rows.
-        set_stock(&api, v, STOCK - 1, 1).await;
-        let mut contenders = Vec::new();
-        for i in 0..SHOPPERS {
-            let mut b = api.browser();
-            fill_bag(&mut b, "", &[(p, v, 1)]).await;
-            let (id, _) = ready(&mut b, "", "GB").await;
-            let token = card_token(&mut b, CARD_OK).await;
-            let key = format!("race-{round}-{i}-key");
-            contenders.push(move || async move {
-                place(
-                    &mut b,
-                    &id,
-                    "",
-                    &key,
-                    json!({"method": "scheme", "token": token}),
-                )
-                .await
-            });
-        }
-        let replies = contest(contenders).await;
-        check_round(&api, v, &replies, 201, round).await;
-    }
-    let paid = count(
-        &api,
-        "SELECT COUNT(*) FROM shop_order WHERE status = 'Confirmed'",
-    )
-    .await;
-    assert_eq!(paid, ROUNDS as i64 * STOCK);
-    api.finish().await;
+#[derive(Clone, Copy)]
+enum Kind {
+    Standard,
+    Express,
 }
 
 fn contact() -> Value {
@@ -129,15 +77,22 @@ fn contact() -> Value {
     })
 }
 
-async fn express_authorisations_never_oversell(backend: Backend) {
-    let api = start(backend).await;
-    let (p, v) = variants(&api, 1)[0];
-    for round in 0..ROUNDS {
-        set_stock(&api, v, STOCK - 1, 1).await;
-        let mut contenders = Vec::new();
-        for _ in 0..SHOPPERS {
-            let mut b = api.browser();
-            fill_bag(&mut b, "", &[(p, v, 1)]).await;
+/// A shopper with one unit of `(p, v)` in the bag, taken through the checkout up to its last press.
+async fn shopper(api: &TestApi, kind: Kind, (p, v): (u64, u64), key: String) -> Press {
+    let mut b = api.browser();
+    fill_bag(&mut b, "", &[(p, v, 1)]).await;
+    match kind {
+        Kind::Standard => {
+            let (id, _) = ready(&mut b, "", "GB").await;
+            let token = card_token(&mut b, CARD_OK).await;
+            Press {
+                browser: b,
+                path: format!("/api/checkout/{id}/orders"),
+                body: json!({"payment": {"method": "scheme", "token": token}}),
+                key: Some(key),
+            }
+        }
+        Kind::Express => {
             let r = b.post("/api/checkout/express", json!({})).await;
             assert_eq!(r.status, 201, "{}", text(&r));
             let id = r.json()["checkout_id"].as_str().unwrap().to_string();
@@ -148,28 +103,83 @@ async fn express_authorisations_never_oversell(backend: Backend) {
                 )
                 .await;
             assert_eq!(r.status, 200, "{}", text(&r));
-            contenders.push(move || async move {
-                b.post(
-                    &format!("/api/checkout/express/{id}/authorize"),
-                    json!({
-                        "payment_token": {"paymentData": {"data": "ZW5j"}},
-                        "shipping_contact": contact(),
-                        "billing_contact": contact(),
-                    }),
-                )
-                .await
-            });
+            Press {
+                browser: b,
+                path: format!("/api/checkout/express/{id}/authorize"),
+                body: json!({
+                    "payment_token": {"paymentData": {"data": "ZW5j"}},
+                    "shipping_contact": contact(),
+                    "billing_contact": contact(),
+                }),
+                key: None,
+            }
         }
-        let replies = contest(contenders).await;
-        check_round(&api, v, &replies, 201, round).await;
     }
-    let paid = count(
+}
+
+/// `ROUNDS` contests: `SHOPPERS` presses released together by a barrier for `STOCK` units (split
+/// over both warehouses, so an order may take from two rows). Each round: exactly `STOCK` paid,
+/// the rest refused with the stock message, the stock at zero and never below, no 5xx.
+async fn race(backend: Backend, kind: Kind) {
+    let api = start(backend).await;
+    let line = variants(&api, 1)[0];
+    for round in 0..ROUNDS {
+        set_stock(&api, line.1, STOCK - 1, 1).await;
+        let mut presses = Vec::new();
+        for i in 0..SHOPPERS {
+            presses.push(shopper(&api, kind, line, format!("race-{round}-{i}-key")).await);
+        }
+        let barrier = Arc::new(Barrier::new(presses.len()));
+        let tasks: Vec<_> = presses
+            .into_iter()
+            .map(|press| {
+                let barrier = barrier.clone();
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    press.send().await
+                })
+            })
+            .collect();
+        let mut paid = 0;
+        for t in tasks {
+            let r = t.await.unwrap();
+            assert!(r.status < 500, "round {round}: {}", text(&r));
+            if r.status == 201 {
+                paid += 1;
+            } else {
+                assert_eq!(r.status, 409, "round {round}: {}", text(&r));
+                assert_eq!(
+                    r.json()["error"]["code"],
+                    "insufficient_stock",
+                    "{}",
+                    text(&r)
+                );
+            }
+        }
+        assert_eq!(paid, STOCK, "round {round}");
+        let stock = stock_of(&api, line.1).await;
+        assert!(stock.iter().all(|(_, units)| *units >= 0), "{stock:?}");
+        assert_eq!(
+            stock.iter().map(|(_, u)| u).sum::<i64>(),
+            0,
+            "round {round}"
+        );
+    }
+    let confirmed = count(
         &api,
         "SELECT COUNT(*) FROM shop_order WHERE status = 'Confirmed'",
     )
     .await;
-    assert_eq!(paid, ROUNDS as i64 * STOCK);
+    assert_eq!(confirmed, ROUNDS as i64 * STOCK);
     api.finish().await;
+}
+
+async fn standard_orders_never_oversell(backend: Backend) {
+    race(backend, Kind::Standard).await;
+}
+
+async fn express_authorisations_never_oversell(backend: Backend) {
+    race(backend, Kind::Express).await;
 }
 
 on_both!(

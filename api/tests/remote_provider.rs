@@ -271,14 +271,6 @@ async fn card(b: &mut Browser, id: &str, key: &str, token: &str) -> Reply {
     place(b, id, "", key, json!({"method": "scheme", "token": token})).await
 }
 
-async fn status_of(api: &TestApi, order: &str) -> (String, String, Option<String>) {
-    sqlx::query_as("SELECT status, payment_status, payment_reference FROM shop_order WHERE id = $1")
-        .bind(order)
-        .fetch_one(api.state.db().pool())
-        .await
-        .unwrap()
-}
-
 async fn the_methods_and_a_card_payment_in_the_providers_shape(backend: Backend) {
     let (api, psp) = start(backend).await;
     let mut b = api.browser();
@@ -327,7 +319,7 @@ async fn the_methods_and_a_card_payment_in_the_providers_shape(backend: Backend)
         Some(format!("{order}-capture").as_str())
     );
     assert_eq!(
-        status_of(&api, &order).await,
+        order_state(&api, &order).await,
         ("Confirmed".into(), "paid".into(), Some("tr_1".into()))
     );
     assert_eq!(stock_of(&api, v).await, vec![(1, 3), (2, 0)]);
@@ -363,7 +355,7 @@ async fn a_decline_and_a_three_d_secure_payment(backend: Backend) {
     let r = card(&mut b, &id, "remote-3ds-0002", "tok_3ds").await;
     assert_eq!(r.status, 202, "{}", text(&r));
     let order = r.json()["order_id"].as_str().unwrap().to_string();
-    let psp_id = status_of(&api, &order).await.2.unwrap();
+    let psp_id = order_state(&api, &order).await.2.unwrap();
     assert_eq!(
         r.json()["action"]["url"],
         format!("https://psp.example/3ds/{psp_id}")
@@ -384,7 +376,7 @@ async fn a_decline_and_a_three_d_secure_payment(backend: Backend) {
         )
         .await;
     assert_eq!(r.status, 201, "{}", text(&r));
-    assert_eq!(status_of(&api, &order).await.0, "Confirmed");
+    assert_eq!(order_state(&api, &order).await.0, "Confirmed");
     assert_eq!(
         psp.calls("POST", &format!("/v2/payments/{psp_id}/captures"))
             .len(),
@@ -430,32 +422,18 @@ async fn a_provider_error_is_reconciled(backend: Backend) {
         .fetch_one(api.state.db().pool())
         .await
         .unwrap();
-    assert_eq!(status_of(&api, &order).await.0, "Pending");
-    api.state
-        .advance_clock(api::checkout::reconcile::PENDING_LIMIT_SECS + 1);
-    assert_eq!(
-        api::checkout::reconcile::reconcile_stale(&api.state)
-            .await
-            .unwrap(),
-        1
-    );
-    assert_eq!(status_of(&api, &order).await.0, "Cancelled");
+    assert_eq!(order_state(&api, &order).await.0, "Pending");
+    assert_eq!(reconcile(&api, true).await, 1);
+    assert_eq!(order_state(&api, &order).await.0, "Cancelled");
     assert_eq!(stock_of(&api, v).await, vec![(1, 5), (2, 0)]);
 
     // A 3-D Secure payment the shopper abandoned: released at the provider when it goes stale.
     let r = card(&mut b, &id, "remote-3ds-00002", "tok_3ds").await;
     assert_eq!(r.status, 202, "{}", text(&r));
     let order = r.json()["order_id"].as_str().unwrap().to_string();
-    let psp_id = status_of(&api, &order).await.2.unwrap();
-    api.state
-        .advance_clock(api::checkout::reconcile::PENDING_LIMIT_SECS + 1);
-    assert_eq!(
-        api::checkout::reconcile::reconcile_stale(&api.state)
-            .await
-            .unwrap(),
-        1
-    );
-    assert_eq!(status_of(&api, &order).await.0, "Cancelled");
+    let psp_id = order_state(&api, &order).await.2.unwrap();
+    assert_eq!(reconcile(&api, true).await, 1);
+    assert_eq!(order_state(&api, &order).await.0, "Cancelled");
     assert_eq!(
         psp.calls("DELETE", &format!("/v2/payments/{psp_id}")).len(),
         1

@@ -53,6 +53,31 @@ pub(crate) struct Report {
 }
 
 impl Report {
+    /// The report of `(status, latency)` results, counting `ok_statuses` as successes.
+    pub(crate) fn from_results(
+        name: &'static str,
+        rate: u32,
+        results: Vec<(u16, Duration)>,
+        ok_statuses: &[u16],
+        elapsed: Duration,
+    ) -> Report {
+        let ok = results
+            .iter()
+            .filter(|(s, _)| ok_statuses.contains(s))
+            .count();
+        let mut latencies: Vec<Duration> = results.iter().map(|(_, l)| *l).collect();
+        latencies.sort_unstable();
+        Report {
+            name,
+            rate,
+            sent: results.len(),
+            ok,
+            errors: results.len() - ok,
+            elapsed,
+            latencies,
+        }
+    }
+
     pub(crate) fn percentile(&self, p: f64) -> Duration {
         if self.latencies.is_empty() {
             return Duration::ZERO;
@@ -61,22 +86,24 @@ impl Report {
         self.latencies[i]
     }
 
+    /// One line: the target rate (or "closed loop" when the load ran as fast as answers came),
+    /// the achieved rate and the latencies.
     pub(crate) fn print(&self) {
+        let target = if self.rate == 0 {
+            "closed loop".to_string()
+        } else {
+            format!("target {:>5}/s", self.rate)
+        };
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
         println!(
-            "{:<12} target {:>5}/s  achieved {:>7.0}/s  ok {:>6}  errors {:>4}  p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms",
+            "{:<24} {target:<14}  achieved {:>7.0}/s  ok {:>6}  errors {:>4}  p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms",
             self.name,
-            self.rate,
             self.sent as f64 / self.elapsed.as_secs_f64(),
             self.ok,
             self.errors,
-            self.percentile(0.50).as_secs_f64() * 1e3,
-            self.percentile(0.99).as_secs_f64() * 1e3,
-            self.latencies
-                .last()
-                .copied()
-                .unwrap_or_default()
-                .as_secs_f64()
-                * 1e3,
+            ms(self.percentile(0.50)),
+            ms(self.percentile(0.99)),
+            ms(self.latencies.last().copied().unwrap_or_default()),
         );
     }
 }
@@ -202,28 +229,17 @@ pub(crate) async fn fixed_rate(
         tx.send((due, requests[i % requests.len()].clone())).await?;
     }
     drop(tx);
-    let mut report = Report {
+    let mut results = Vec::with_capacity(total);
+    for w in workers {
+        results.extend(w.await?);
+    }
+    Ok(Report::from_results(
         name,
         rate,
-        sent: total,
-        ok: 0,
-        errors: 0,
-        elapsed: Duration::ZERO,
-        latencies: Vec::with_capacity(total),
-    };
-    for w in workers {
-        for (status, latency) in w.await? {
-            if ok_statuses.contains(&status) {
-                report.ok += 1;
-            } else {
-                report.errors += 1;
-            }
-            report.latencies.push(latency);
-        }
-    }
-    report.elapsed = start.elapsed();
-    report.latencies.sort_unstable();
-    Ok(report)
+        results,
+        ok_statuses,
+        start.elapsed(),
+    ))
 }
 
 /// A multi-consumer queue from tokio's mpsc behind a mutex: each worker takes the next due request.

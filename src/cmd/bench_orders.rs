@@ -7,7 +7,7 @@
 use super::bench_api::{Conn, Report, fixed_rate, request};
 use anyhow::{Context, bail};
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A shopper ready to press Place order: the request that does it.
 struct Ready {
@@ -178,28 +178,17 @@ async fn saturate(
             anyhow::Ok(out)
         }));
     }
-    let mut report = Report {
-        name: "place order (saturation)",
-        rate: 0,
-        sent: total,
-        ok: 0,
-        errors: 0,
-        elapsed: Duration::ZERO,
-        latencies: Vec::with_capacity(total),
-    };
+    let mut results = Vec::with_capacity(total);
     for w in workers {
-        for (status, latency) in w.await?? {
-            if status == 201 {
-                report.ok += 1;
-            } else {
-                report.errors += 1;
-            }
-            report.latencies.push(latency);
-        }
+        results.extend(w.await??);
     }
-    report.elapsed = start.elapsed();
-    report.latencies.sort_unstable();
-    Ok(report)
+    Ok(Report::from_results(
+        "place order (saturation)",
+        0,
+        results,
+        &[201],
+        start.elapsed(),
+    ))
 }
 
 /// The oversell check: units taken from the variant's stock = units in paid orders, none below 0.
@@ -267,29 +256,6 @@ pub async fn run(
     )
     .await?;
     report.print();
-    saturate(addr, connections, flat_out)
-        .await?
-        .print_throughput();
+    saturate(addr, connections, flat_out).await?.print();
     oversell_check(state, variant, before).await
-}
-
-impl Report {
-    /// As `print`, with the achieved throughput of a closed loop.
-    fn print_throughput(&self) {
-        println!(
-            "{:<24} {:>7.0} orders/s  ok {:>6}  errors {:>4}  p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms",
-            self.name,
-            self.sent as f64 / self.elapsed.as_secs_f64(),
-            self.ok,
-            self.errors,
-            self.percentile(0.50).as_secs_f64() * 1e3,
-            self.percentile(0.99).as_secs_f64() * 1e3,
-            self.latencies
-                .last()
-                .copied()
-                .unwrap_or_default()
-                .as_secs_f64()
-                * 1e3,
-        );
-    }
 }

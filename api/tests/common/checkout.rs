@@ -214,3 +214,23 @@ pub async fn answer_sandbox_page(b: &mut Browser, url: &str, pass: bool) -> Stri
     assert_eq!(r.status, 303, "{}", text(&r));
     r.header("location").unwrap().to_string()
 }
+
+/// `(status, payment_status, payment_reference)` of an order.
+pub async fn order_state(api: &TestApi, order: &str) -> (String, String, Option<String>) {
+    sqlx::query_as("SELECT status, payment_status, payment_reference FROM shop_order WHERE id = $1")
+        .bind(order)
+        .fetch_one(api.state.db().pool())
+        .await
+        .unwrap()
+}
+
+/// One reconciliation pass, after moving the clock past the Pending limit when `later`.
+pub async fn reconcile(api: &TestApi, later: bool) -> u64 {
+    if later {
+        api.state
+            .advance_clock(api::checkout::reconcile::PENDING_LIMIT_SECS + 1);
+    }
+    api::checkout::reconcile::reconcile_stale(&api.state)
+        .await
+        .unwrap()
+}
