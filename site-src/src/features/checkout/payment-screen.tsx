@@ -1,6 +1,6 @@
 // Checkout review and pay (/checkout/payment): the details sent so far (each with Edit), the
-// payment methods the provider offers (exactly those, in its order; wallets only where the browser
-// can pay), and Place order.
+// payment methods the provider offers that this step can complete (in its order; see wallets.ts),
+// and Place order.
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { AddressBlock } from '../../components/AddressBlock';
 import { Form, FormError } from '../../components/Field';
@@ -107,7 +107,7 @@ function PaymentForm({ view, prefix }: StepProps): ReactElement {
     let live = true;
     getPaymentMethods(view.id)
       .then(async (answer) => {
-        const methods = await usableMethods(answer);
+        const methods = usableMethods(answer);
         if (!live) return;
         setOffer({ methods, tokenizeUrl: answer.tokenize_url });
         const kept = readDraft().method;
