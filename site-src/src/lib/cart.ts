@@ -1,6 +1,6 @@
 // Cart actions: every change goes to the API, whose answer (prices, totals and stock computed by the
 // server) replaces the store's cart. No island computes a price or total itself.
-import { api, ApiError, marketOf } from './api';
+import { api, ApiError, marketOf, type Market } from './api';
 import { track } from './analytics';
 import { isSignedInHint } from './cookies';
 import { notify } from './notifications';
@@ -24,15 +24,34 @@ async function withLoading<T>(run: () => Promise<T>): Promise<T> {
 // answer 404 (a console error) for every new visitor: remember per market that a cart was issued.
 const CART_HINT = 'has-cart';
 
-function hintKey(): string {
-  return `${CART_HINT}-${marketOf()}`;
+/** The localStorage key of the market's "there is a cart" hint (see `keep`). */
+export function cartHintKey(market: Market = marketOf()): string {
+  return `${CART_HINT}-${market}`;
 }
 
-/** Keeps the cart in the store and the "there is a cart" hint in step with it. */
+const hintKey = (): string => cartHintKey();
+
+/**
+ * Keeps the cart in the store and the "there is a cart" hint in step with it: '1' for a cart with
+ * lines, '0' for an empty one (it still exists: the next add goes to it).
+ */
 function keep(cart: Cart | null): void {
   if (cart?.id == null) window.localStorage.removeItem(hintKey());
-  else window.localStorage.setItem(hintKey(), '1');
+  else window.localStorage.setItem(hintKey(), cartLines(cart).length > 0 ? '1' : '0');
   store.getState().setCart(cart);
+}
+
+/**
+ * Whether this browser last saw a cart with lines in this market: the checkout asks the API only
+ * then (no cart would answer 404 and an empty one 409, console errors for an ordinary visitor).
+ */
+export function bagHasLines(): boolean {
+  try {
+    return window.localStorage.getItem(hintKey()) === '1';
+  } catch {
+    // Storage refused: nothing is known, let the API say.
+    return true;
+  }
 }
 
 /** Reads the shopper's cart; a missing cart (404) is the empty cart, not an error. */

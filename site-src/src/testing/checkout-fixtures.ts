@@ -2,6 +2,8 @@
 // answering by method and path (recording each call), plus the page location with its `assign`.
 import { vi } from 'vitest';
 import type { AddressFields } from '../lib/address';
+import { marketOf } from '../lib/api';
+import { cartHintKey } from '../lib/cart';
 import type { Checkout, CheckoutLine, Country } from '../features/checkout/checkout-api/checkout-view';
 
 export const ID = 'c'.repeat(32);
@@ -104,10 +106,14 @@ export function stubFetch(routes: Record<string, Route>): Call[] {
 
 /**
  * The page's location at `path`, with page loads recorded instead of made: returns `assign`
- * (the shopper moves on); `replace` (a page handing over) is `window.location.replace`.
+ * (the shopper moves on); `replace` (a page handing over) is `window.location.replace`. The
+ * shopper's bag has lines, as far as this browser knows (`bag` false: it knows none), so a
+ * checkout step asks the API.
  */
-export function stubLocation(path: string): ReturnType<typeof vi.fn> {
+export function stubLocation(path: string, { bag = true }: { bag?: boolean } = {}): ReturnType<typeof vi.fn> {
   const url = new URL(path, 'http://localhost');
+  if (bag) window.localStorage.setItem(cartHintKey(marketOf(url.pathname)), '1');
+  else window.localStorage.removeItem(cartHintKey(marketOf(url.pathname)));
   const assign = vi.fn();
   vi.stubGlobal('location', { href: url.href, origin: url.origin, protocol: url.protocol, host: url.host, pathname: url.pathname, search: url.search, assign, replace: vi.fn(), reload: vi.fn() });
   return assign;

@@ -42,9 +42,18 @@ describe('browser smoke', () => {
         }
       });
       page.on('pageerror', (error) => pageErrors.push(String(error.stack ?? error)));
-      page.on('requestfailed', (request) =>
-        consoleErrors.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`),
-      );
+      // A page may send the visitor on (a checkout step without a cart goes to /bag): leaving
+      // aborts what the first page still had in flight, which is not a failure. Only then, and
+      // only ERR_ABORTED, is a failed request let through.
+      let navigations = 0;
+      page.on('request', (request) => {
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigations += 1;
+      });
+      page.on('requestfailed', (request) => {
+        const reason = request.failure()?.errorText ?? '';
+        if (navigations > 1 && reason === 'net::ERR_ABORTED') return;
+        consoleErrors.push(`request failed: ${request.url()} ${reason}`);
+      });
       try {
         const response = await page.goto(`${SITE_URL}${path}`, { waitUntil: 'networkidle' });
         assert.ok(response !== null && response.ok(), `${path}: HTTP ${response?.status()}`);
@@ -61,7 +70,9 @@ describe('browser smoke', () => {
           pageErrors.length ? `page errors:\n    ${pageErrors.join('\n    ')}` : '',
           violations.length ? `axe violations:\n    ${violations.join('\n    ')}` : '',
         ].filter(Boolean);
-        console.log(`${path}: islands [${states.join(', ')}], ${consoleErrors.length} console errors, ${pageErrors.length} page errors, ${violations.length} axe violations`);
+        const landed = new URL(page.url());
+        const moved = `${landed.pathname}${landed.search}` === path ? '' : ` (sent on to ${landed.pathname}${landed.search})`;
+        console.log(`${path}${moved}: islands [${states.join(', ')}], ${consoleErrors.length} console errors, ${pageErrors.length} page errors, ${violations.length} axe violations`);
         if (report.length > 0) assert.fail(`${path}:\n  ${report.join('\n  ')}`);
       } finally {
         await page.close();

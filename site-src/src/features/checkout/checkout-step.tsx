@@ -3,6 +3,7 @@
 // nothing to buy, or show the step beside the order summary.
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { FormError } from '../../components/Field';
+import { bagHasLines } from '../../lib/cart';
 import type { Checkout, Step } from './checkout-api/checkout-view';
 import { isEmptyBag, startCheckout } from './checkout-api/start-checkout';
 import { CheckoutSummary } from './checkout-summary';
@@ -22,6 +23,12 @@ export function CheckoutStep({ step, prefix, children }: { step: Step; prefix: s
   const [tries, setTries] = useState(0);
   useEffect(() => {
     let live = true;
+    // No cart, or an empty one, as far as this browser knows (a visitor who opened a step's link,
+    // or came back after the order): the bag says it is empty, with no refused call to the API.
+    if (!bagHasLines()) {
+      redirect(bagPath(prefix, 'empty'));
+      return;
+    }
     startCheckout()
       .then((answer) => {
         if (!live) return;

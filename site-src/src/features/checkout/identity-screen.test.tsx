@@ -1,8 +1,10 @@
 // The identity step: a guest's email follows §5 before it is sent; a signed-in shopper (the API
-// says so) goes straight to delivery; no cart or an empty bag goes back to the bag; a sign-in in
-// place starts the checkout again (the bag may have merged into another cart) and goes on.
+// says so) goes straight to delivery; no cart or an empty bag goes back to the bag (without asking
+// the API when this browser knows of no bag with lines); a sign-in in place starts the checkout
+// again (the bag may have merged into another cart) and goes on.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cartHintKey } from '../../lib/cart';
 import { apiError, checkoutView, ID, replacedWith, stubFetch, stubLocation } from '../../testing/checkout-fixtures';
 import { resetBrowserState } from '../../testing/setup-dom';
 import IdentityScreen from './identity-screen';
@@ -78,6 +80,19 @@ describe('checkout identity', () => {
     stubFetch({ 'POST /api/checkout': answer });
     render(<IdentityScreen prefix="/eu" />);
     await waitFor(() => expect(replacedWith()).toEqual(['/eu/bag?notice=empty']));
+  });
+
+  it.each([
+    ['knows no cart', null],
+    ['knows the bag is empty', '0'],
+  ])('goes back to the bag without asking the API when this browser %s', async (_, hint) => {
+    stubLocation('/us/checkout-identity', { bag: false });
+    if (hint !== null) window.localStorage.setItem(cartHintKey('us'), hint);
+    const calls = stubFetch({});
+    render(<IdentityScreen prefix="/us" />);
+    await waitFor(() => expect(replacedWith()).toEqual(['/us/bag?notice=empty']));
+    // No refused call (404 / 409) for the console to report.
+    expect(calls).toHaveLength(0);
   });
 
   it('signs in in place, starts the checkout again and goes to delivery', async () => {

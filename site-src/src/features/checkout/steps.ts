@@ -55,12 +55,28 @@ export function addressFormMessage(error: unknown): string {
 
 export const CHECK_FIELDS = 'Please check the highlighted fields.';
 
+/**
+ * Runs `act` on what `find` returns once React has rendered it. A state update made after an
+ * await renders in a later task, not always before a `setTimeout(0)`: look again for a moment
+ * (about 50 tasks), or focus would stay on the control the render removed and drop to the page.
+ */
+function whenRendered<T>(find: () => T | null | undefined, act: (found: T) => void, tries = 50): void {
+  setTimeout(() => {
+    const found = find();
+    if (found != null) act(found);
+    else if (tries > 1) whenRendered(find, act, tries - 1);
+  }, 0);
+}
+
 /** Moves focus once React has rendered the change (a new section, an error). */
 export function focusSoon(id: string): void {
-  setTimeout(() => document.getElementById(id)?.focus(), 0);
+  // The document that asked: a later look never reaches for another (or a torn-down) one.
+  const page = document;
+  whenRendered(() => page.getElementById(id), (el) => el.focus());
 }
 
 /** Focus on the first field marked invalid inside `containerId`, so the shopper lands on it. */
 export function focusFirstInvalid(containerId: string): void {
-  setTimeout(() => document.getElementById(containerId)?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+  const page = document;
+  whenRendered(() => page.getElementById(containerId)?.querySelector<HTMLElement>('[aria-invalid="true"]'), (el) => el.focus());
 }

@@ -2,7 +2,8 @@
 // payment_in_progress) and its Idempotency-Key: one per attempt, reused by a retry, new after a
 // decline; and the payment return (payment-details 201 / 402). fetch is stubbed at the network.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiError, checkoutView, ID, stubFetch, stubLocation } from '../../testing/checkout-fixtures';
+import { cartHintKey } from '../../lib/cart';
+import { apiError, checkoutLine, checkoutView, ID, stubFetch, stubLocation } from '../../testing/checkout-fixtures';
 import { resetBrowserState } from '../../testing/setup-dom';
 import { readDeclined, readPending, rememberPending } from './attempt';
 import { finishRedirect, submitOrder, type OrderDeps } from './submit-order';
@@ -33,6 +34,8 @@ describe('Place order', () => {
     expect(calls[0]?.body).toEqual({ payment: { method: 'scheme', token: 'tok' } });
     expect(keysOf(calls)[0]).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
     expect(d.navigate).toHaveBeenCalledWith(`/us/order-confirmation/${ID}/${'o'.repeat(32)}`);
+    // The order closed the cart: the confirmation page must not ask for it (a 404).
+    expect(window.localStorage.getItem(cartHintKey('us'))).toBeNull();
   });
 
   it('reuses the key after a network error, so the retry cannot charge twice', async () => {
@@ -100,6 +103,16 @@ describe('Place order', () => {
     const d = deps();
     await submitOrder(ID, '', { method: 'paypal' }, d);
     expect(d.navigate).toHaveBeenCalledWith('/checkout/delivery');
+  });
+
+  it('sends the shopper to the bag on 409 checkout_incomplete when a line sold out (its shipping option went with it)', async () => {
+    stubFetch({
+      [ORDERS]: apiError(409, 'checkout_incomplete', 'Please complete the checkout first', { shipping_option_id: 'is no longer offered for this address' }),
+      [`GET /api/checkout/${ID}`]: { status: 200, body: checkoutView({ next_step: 'delivery', can_continue: false, lines: [checkoutLine({ stock_state: 'sold_out', available_to_sell: 0 })] }) },
+    });
+    const d = deps();
+    await submitOrder(ID, '/us', { method: 'scheme', token: 'tok' }, d);
+    expect(d.navigate).toHaveBeenCalledWith('/us/bag?notice=stock');
   });
 });
 

@@ -2,6 +2,7 @@
 // and when the attempt (its Idempotency-Key) ends. Kept apart from the screens so each answer's
 // handling is one place, and testable without a page.
 import { ApiError } from '../../lib/api';
+import { keepCart } from '../../lib/cart';
 import { attemptKey, endAttempt, readPending, rememberDeclined, rememberPending } from './attempt';
 import type { Step } from './checkout-api/checkout-view';
 import { getCheckout } from './checkout-api/get-checkout';
@@ -42,6 +43,8 @@ function confirmed(checkoutId: string, order: ConfirmedOrder, deps: OrderDeps): 
   rememberPending(null);
   rememberDeclined(null);
   clearDraft();
+  // The order closed the cart: the next pages must not ask the API for it (a 404).
+  keepCart(null);
   deps.navigate(order.confirmation_path);
   return { kind: 'left' };
 }
@@ -77,6 +80,12 @@ export async function submitOrder(checkoutId: string, prefix: string, payment: O
       }
       if (error.code === 'checkout_incomplete') {
         const view = await getCheckout(checkoutId).catch(() => null);
+        // A line sold out meanwhile is the real reason (a shipping option that needs every unit in
+        // the main warehouse goes with it): the shopper must change the bag, not the delivery.
+        if (view?.lines.some((line) => line.stock_state === 'sold_out') === true) {
+          deps.navigate(bagPath(prefix, 'stock'));
+          return { kind: 'left' };
+        }
         const step = view !== null && view.next_step !== 'payment' ? view.next_step : stepOfFields(error.fields);
         deps.navigate(stepPath(prefix, step));
         return { kind: 'left' };
