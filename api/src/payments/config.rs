@@ -52,8 +52,9 @@ impl PaymentsConfig {
     }
 
     /// Reads `PAYMENT_PROVIDER` and `PAYMENT_PROVIDER_*` from the environment; `fallback` is the
-    /// provider when `PAYMENT_PROVIDER` is unset and no provider URL is configured (`storefront
-    /// dev` passes the sandbox, the production-like servers none).
+    /// provider when `PAYMENT_PROVIDER` is unset (`storefront dev` passes the sandbox, the
+    /// production-like servers none). The remote provider is chosen only by name: its URL and key
+    /// alone also serve the express checkout's wallet calls, which need no card tokenisation.
     pub fn from_env(fallback: ProviderKind) -> anyhow::Result<PaymentsConfig> {
         PaymentsConfig::from_vars(|name| std::env::var(name).ok(), fallback)
     }
@@ -68,12 +69,10 @@ impl PaymentsConfig {
             DEFAULT_TIMEOUT_MS,
             MAX_TIMEOUT_MS,
         )?;
-        let has_url = get("PAYMENT_PROVIDER_BASE_URL").is_some_and(|v| !v.trim().is_empty());
         let provider = match get("PAYMENT_PROVIDER").as_deref().map(str::trim) {
             Some("sandbox") => ProviderKind::Sandbox,
             Some("remote") => ProviderKind::Remote,
             Some("none") => ProviderKind::None,
-            None | Some("") if has_url => ProviderKind::Remote,
             None | Some("") => fallback,
             Some(other) => {
                 anyhow::bail!("PAYMENT_PROVIDER: must be sandbox, remote or none, not {other:?}")
@@ -113,13 +112,26 @@ mod tests {
     }
 
     #[test]
-    fn the_provider_is_chosen_by_setting_then_url_then_fallback() {
+    fn the_provider_is_chosen_by_setting_then_fallback() {
         let none = PaymentsConfig::from_vars(vars(&[]), ProviderKind::None).unwrap();
         assert_eq!(none.provider, ProviderKind::None);
         let dev = PaymentsConfig::from_vars(vars(&[]), ProviderKind::Sandbox).unwrap();
         assert_eq!(dev.provider, ProviderKind::Sandbox);
+        // The express checkout's URL and key alone leave the fallback (dev keeps its sandbox).
+        let express = PaymentsConfig::from_vars(
+            vars(&[
+                ("PAYMENT_PROVIDER_BASE_URL", "http://x"),
+                ("PAYMENT_PROVIDER_API_KEY", "k"),
+            ]),
+            ProviderKind::Sandbox,
+        )
+        .unwrap();
+        assert_eq!(express.provider, ProviderKind::Sandbox);
         let e = PaymentsConfig::from_vars(
-            vars(&[("PAYMENT_PROVIDER_BASE_URL", "http://x")]),
+            vars(&[
+                ("PAYMENT_PROVIDER", "remote"),
+                ("PAYMENT_PROVIDER_BASE_URL", "http://x"),
+            ]),
             ProviderKind::Sandbox,
         )
         .unwrap_err();
@@ -129,6 +141,7 @@ mod tests {
         );
         let remote = PaymentsConfig::from_vars(
             vars(&[
+                ("PAYMENT_PROVIDER", "remote"),
                 ("PAYMENT_PROVIDER_BASE_URL", "http://x"),
                 ("PAYMENT_PROVIDER_API_KEY", "k"),
                 (
