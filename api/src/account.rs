@@ -2,11 +2,11 @@
 //! Preference Post, then any custom fields stored at registration), and the address book. Another
 //! customer's address answers 404.
 
-use crate::AppState;
 use crate::auth::{NameValue, TITLES};
 use crate::error::{ApiError, ApiResult};
 use crate::json::StrictJson;
 use crate::session::Shopper;
+use crate::state::AppState;
 use crate::store::{next_position, random_id};
 use axum::Json;
 use axum::extract::{Path, State};

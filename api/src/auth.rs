@@ -3,11 +3,11 @@
 //! no answer tells whether an email has an account. Registration stores its §3 `address` as the
 //! customer's first saved address and its `custom_fields` as extra customer form fields.
 
-use crate::AppState;
 use crate::cart::{self, is_email};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper, end_session_cookies, start_session};
+use crate::state::AppState;
 use crate::store::{Tx, next_position, random_id, token_hash};
 use crate::wishlist::{self, WishlistItemInput};
 use axum::Json;
@@ -913,6 +913,17 @@ async fn confirm_reset(
     .await?;
     tx.commit().await?;
     Ok(Json(TokenValidity { is_valid: true }))
+}
+
+/// The janitor's part: deletes reset links that were used or have expired; answers how many.
+pub async fn purge_spent_resets(tx: &mut Tx, now: i64) -> ApiResult<u64> {
+    Ok(
+        sqlx::query("DELETE FROM password_reset WHERE used_at IS NOT NULL OR expires_at <= $1")
+            .bind(now)
+            .execute(&mut **tx)
+            .await?
+            .rows_affected(),
+    )
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! The small calls: health, market and channel config, geo country, marketing consent, notify-me,
 //! and the mail outbox every email goes through.
 
-use crate::AppState;
 use crate::cart::is_email;
 use crate::error::{ApiError, ApiResult};
 use crate::json::StrictJson;
 use crate::session::Shopper;
+use crate::state::AppState;
 use crate::store::{Tx, random_id};
 use axum::Json;
 use axum::extract::State;

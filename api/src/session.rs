@@ -2,9 +2,9 @@
 //! only its hash stored), the UI hint cookie `user-authenticated`, the per-market cart cookies, and
 //! the `market` query parameter.
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult};
-use crate::store::{random_id, token_hash};
+use crate::state::AppState;
+use crate::store::{Tx, random_id, token_hash};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -283,6 +283,15 @@ pub fn end_session_cookies(secure: bool) -> Vec<HeaderValue> {
         set_cookie(SESSION_COOKIE, "", 0, true, secure),
         set_cookie(AUTH_FLAG_COOKIE, "0", SESSION_MAX_AGE, false, secure),
     ]
+}
+
+/// The janitor's part: deletes expired sessions; answers how many.
+pub async fn purge_expired(tx: &mut Tx, now: i64) -> ApiResult<u64> {
+    Ok(sqlx::query("DELETE FROM session WHERE expires_at <= $1")
+        .bind(now)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected())
 }
 
 #[cfg(test)]

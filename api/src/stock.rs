@@ -2,9 +2,9 @@
 //! size / length rules the product page shows, and the low-stock (< 5) and sold-out (0) flags.
 //! Read from the store, which the catalog import fills.
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::session::market_from_query;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
 use domain::catalog::{OptionKind, Product};

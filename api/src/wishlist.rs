@@ -2,10 +2,10 @@
 //! is ignored), remove an item, delete; and the guest-list merge at sign-in. Items are answered in
 //! pages of 50 (§3 `wishlist_product_data`). Another customer's wishlist answers 404.
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::json::StrictJson;
 use crate::session::Shopper;
+use crate::state::AppState;
 use crate::store::{Tx, next_position, random_id};
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};

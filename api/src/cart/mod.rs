@@ -9,10 +9,10 @@ mod view;
 pub use input::*;
 pub use view::*;
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper};
+use crate::state::AppState;
 use crate::stock::availability;
 use crate::store::{Tx, next_position, random_id};
 use axum::Json;
@@ -222,6 +222,35 @@ pub async fn delete(tx: &mut Tx, cart_id: &str) -> ApiResult<()> {
         .execute(&mut **tx)
         .await?;
     Ok(())
+}
+
+/// Guest carts untouched since `$1`: their cookie has expired, so nobody can open them again. A
+/// `SELECT` of their ids, for the owners of what hangs off a cart to purge theirs with them.
+pub const STALE_GUEST_CARTS: &str =
+    "SELECT id FROM cart WHERE customer_id IS NULL AND updated_at < $1";
+
+/// The janitor's part: deletes guest carts untouched since `before` with their lines and stored
+/// promotions; answers how many carts.
+pub async fn purge_stale(tx: &mut Tx, before: i64) -> ApiResult<u64> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DELETE FROM cart_promotion WHERE cart_id IN ({STALE_GUEST_CARTS})"
+    )))
+    .bind(before)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DELETE FROM cart_item WHERE cart_id IN ({STALE_GUEST_CARTS})"
+    )))
+    .bind(before)
+    .execute(&mut **tx)
+    .await?;
+    Ok(sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DELETE FROM cart WHERE id IN ({STALE_GUEST_CARTS})"
+    )))
+    .bind(before)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected())
 }
 
 pub async fn item_count(conn: &mut sqlx::AnyConnection, cart_id: &str) -> ApiResult<i64> {

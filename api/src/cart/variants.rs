@@ -3,9 +3,9 @@
 //! and stocked exactly as a bag line would be (the store's prices, the stock snapshot).
 
 use super::view::{LineOption, decimal, line_url, prices, variant_options};
-use crate::AppState;
 use crate::error::ApiResult;
 use crate::session::market_from_query;
+use crate::state::AppState;
 use crate::stock::{VariantStock, id_list};
 use axum::Json;
 use axum::extract::{RawQuery, State};

@@ -1,10 +1,10 @@
 //! The cart as the front end sees it: line items split by kind, priced from the store in the
 //! market's currency, with live stock badges; and loading a cart the shopper may use.
 
-use crate::AppState;
 use crate::catalog::find_variant;
 use crate::error::{ApiError, ApiResult};
 use crate::session::Shopper;
+use crate::state::AppState;
 use crate::stock::Availability;
 use crate::store::Db;
 use domain::catalog::{OptionKind, Product, Variant};

@@ -13,11 +13,11 @@ pub mod reconcile;
 pub mod shipping;
 pub mod standard;
 
-use crate::AppState;
 use crate::cart::{CartRow, PricedBag, load_cart, priced_bag};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper, is_token};
+use crate::state::AppState;
 use crate::store::{Tx, random_id};
 use crate::upstream;
 use axum::Json;
@@ -122,6 +122,19 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(orders::router())
         .merge(standard::router())
         .merge(admin::router())
+}
+
+/// The janitor's part: deletes the unfinished express checkouts of guest carts untouched since
+/// `stale_carts` (the carts go too; orders keep their own copy of what was bought).
+pub async fn purge_abandoned(tx: &mut Tx, stale_carts: i64) -> ApiResult<u64> {
+    Ok(sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DELETE FROM express_checkout WHERE state <> 'ordered' AND cart_id IN ({})",
+        crate::cart::STALE_GUEST_CARTS
+    )))
+    .bind(stale_carts)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected())
 }
 
 // ---- bodies and answers --------------------------------------------------------------------

@@ -3,10 +3,10 @@
 //! (`GET /orders/{checkout_id}/{order_id}`) and the signed-in customer's order history of the
 //! last 12 months (`GET /customer/orders`, §9).
 
-use crate::AppState;
 use crate::cart::{LineOption, PricedBag, PricedLine};
 use crate::error::{ApiError, ApiResult};
 use crate::session::Shopper;
+use crate::state::AppState;
 use crate::store::{Tx, next_position, random_id};
 use axum::Json;
 use axum::extract::{Path, State};

@@ -4,9 +4,9 @@
 //! orders, so an order is settled one way whoever asks.
 
 use super::orders;
-use crate::AppState;
 use crate::error::ApiResult;
 use crate::payments::{Amount, Authorise, Outcome, Provider, ProviderError};
+use crate::state::AppState;
 use domain::market::Market;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;

@@ -6,7 +6,7 @@
 //! stock returned. While the provider cannot be reached the order waits for the next pass.
 
 use super::payment::{self, OrderPayment, Settled};
-use crate::AppState;
+use crate::state::AppState;
 
 /// How long a Pending order may wait for its payment before it is settled: longer than any
 /// provider answer (25 s at most) and any 3-D Secure page a shopper is still on.

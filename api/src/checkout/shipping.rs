@@ -2,9 +2,9 @@
 //! market's shipping options (rows of `shipping_option`, seeded by migration 5) and the rules that
 //! filter them by name, and whether the bag can leave entirely from the main warehouse.
 
-use crate::AppState;
 use crate::cart::PricedLine;
 use crate::error::ApiResult;
+use crate::state::AppState;
 use crate::stock::availability;
 use domain::market::{Market, UK};
 use serde::Serialize;

@@ -6,12 +6,12 @@
 
 use super::payment::{self, OrderPayment, PaymentRequest, Settled};
 use super::{express_copy, orders, shipping};
-use crate::AppState;
 use crate::account::{AddressInput, COUNTRIES, postal_code_label, validate_address};
 use crate::cart::{CartRow, PricedBag, load_cart, priced_bag};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper, is_token};
+use crate::state::AppState;
 use crate::stock::VariantStock;
 use crate::store::{Tx, random_id};
 use axum::Json;
@@ -387,6 +387,19 @@ pub async fn close_after_order(
         crate::cart::delete(tx, &cart).await?;
     }
     orders::queue_confirmation_mail(tx, state, &order.id, now).await
+}
+
+/// The janitor's part: deletes the unfinished checkouts of guest carts untouched since
+/// `stale_carts` (the carts go too; orders keep their own copy of what was bought).
+pub async fn purge_abandoned(tx: &mut Tx, stale_carts: i64) -> ApiResult<u64> {
+    Ok(sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DELETE FROM checkout WHERE state <> 'ordered' AND cart_id IN ({})",
+        crate::cart::STALE_GUEST_CARTS
+    )))
+    .bind(stale_carts)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected())
 }
 
 // ---- building the view ---------------------------------------------------------------------

@@ -4,11 +4,11 @@
 
 pub mod client;
 
-use crate::AppState;
 use crate::cart::{CartRow, CartView, PricedLine, load_cart, priced_lines, render_after_commit};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::Shopper;
+use crate::state::AppState;
 use crate::upstream;
 use axum::Json;
 use axum::extract::State;

@@ -5,9 +5,9 @@
 
 pub mod popular;
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::session::Shopper;
+use crate::state::AppState;
 use ::search::{LiveIndex, MarketIndex, ParamError, SearchHit, Sort};
 use axum::Json;
 use axum::extract::{RawQuery, State};

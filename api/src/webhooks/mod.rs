@@ -9,8 +9,8 @@ pub mod events;
 pub mod replay;
 pub mod signature;
 
-use crate::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
