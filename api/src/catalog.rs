@@ -3,7 +3,7 @@
 //! names, options and URLs are kept in memory for presenting line items. A watcher re-imports when
 //! the export changes.
 
-use crate::stock::StockRow;
+use crate::stock::rows::{StockRow, stock_rows};
 use crate::store::{Db, Tx, values_clause};
 use anyhow::Context;
 use domain::catalog::{Catalog, InventoryTracking, Product, Variant};
@@ -69,7 +69,7 @@ impl CatalogHandle {
 /// what the store holds even when another instance did the import.
 pub async fn load_stock(db: &Db) -> anyhow::Result<StockSnapshot> {
     let mut conn = db.pool().acquire().await?;
-    crate::stock::stock_rows(&mut conn, None)
+    stock_rows(&mut conn, None)
         .await
         .map_err(|e| anyhow::anyhow!("reading stock: {e}"))
 }

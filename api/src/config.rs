@@ -1,7 +1,9 @@
 //! The API's settings: everything `AppState` is built from. The CLI (`storefront api`) fills them
 //! from flags and environment variables; see docs/api.md.
 
-use crate::{checkout, payments, promotions};
+use crate::checkout::config::{ExpressConfig, PAYMENTS_PER_CLIENT, PENDING_LIMIT_SECS};
+use crate::payments::config::PaymentsConfig;
+use crate::promotions::config::PromotionsConfig;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -48,13 +50,13 @@ pub struct Config {
     /// Every content-hub staging host ends with this (preview domains are checked against it).
     pub staging_domain_suffix: String,
     /// The promotions engine (off unless configured; see `promotions::PromotionsConfig`).
-    pub promotions: promotions::PromotionsConfig,
+    pub promotions: PromotionsConfig,
     /// Express (wallet) checkout and its card payment provider (off unless configured; see
     /// `checkout::ExpressConfig`).
-    pub express: checkout::ExpressConfig,
+    pub express: ExpressConfig,
     /// The standard checkout's payment provider (none unless configured; `storefront dev` uses
     /// the sandbox; see `payments::config`).
-    pub payments: payments::config::PaymentsConfig,
+    pub payments: PaymentsConfig,
     /// Payment attempts (Place order, express authorisations) allowed per client address per
     /// hour: enough for a household, too few to test stolen cards with.
     pub payment_attempts_per_client: u32,
@@ -85,11 +87,11 @@ impl Config {
             webhook_body_limit: 256 * 1024,
             admin_token: None,
             staging_domain_suffix: ".staging.bigcontent.io".into(),
-            promotions: promotions::PromotionsConfig::default(),
-            express: checkout::ExpressConfig::default(),
-            payments: payments::config::PaymentsConfig::default(),
-            pending_order_limit_secs: checkout::reconcile::PENDING_LIMIT_SECS,
-            payment_attempts_per_client: checkout::PAYMENTS_PER_CLIENT,
+            promotions: PromotionsConfig::default(),
+            express: ExpressConfig::default(),
+            payments: PaymentsConfig::default(),
+            pending_order_limit_secs: PENDING_LIMIT_SECS,
+            payment_attempts_per_client: PAYMENTS_PER_CLIENT,
         }
     }
 }

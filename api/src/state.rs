@@ -2,10 +2,20 @@
 //! configuration, the throttles, the outside services' clients and the clock. Built once from a
 //! `Config`; the background chores that run on it are in `janitor`.
 
+use crate::catalog::{self, CatalogHandle, StockSnapshot};
+use crate::checkout::provider;
 use crate::config::Config;
-use crate::{
-    catalog, checkout, password, payments, promotions, search, security, stock, store, webhooks,
-};
+use crate::password::Hasher;
+use crate::payments::config::ProviderKind;
+use crate::payments::sandbox::Sandbox;
+use crate::payments::{Provider, sandbox_pages};
+use crate::promotions::client;
+use crate::search::index::SearchService;
+use crate::search::popular::Popular;
+use crate::security::Limiter;
+use crate::stock::rows::stock_rows;
+use crate::store::{self, Db};
+use crate::webhooks::sink::Webhooks;
 use axum::Router;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,24 +28,24 @@ pub struct AppState {
 }
 
 struct Inner {
-    db: store::Db,
-    catalog: catalog::CatalogHandle,
+    db: Db,
+    catalog: CatalogHandle,
     config: Config,
-    limiter: security::Limiter,
-    hasher: password::Hasher,
-    search: search::SearchService,
+    limiter: Limiter,
+    hasher: Hasher,
+    search: SearchService,
     /// Seconds added to the wall clock; tests move time forward to expire tokens.
     clock_offset: AtomicI64,
-    webhooks: webhooks::Webhooks,
+    webhooks: Webhooks,
     /// The promotions engine's client, present exactly when the feature flag is on.
-    promotions: Option<promotions::client::Client>,
+    promotions: Option<client::Client>,
     /// The card payment provider's client, present exactly when express checkout is on.
-    payments: Option<checkout::provider::Client>,
+    payments: Option<provider::Client>,
     /// The standard checkout's payment provider, when configured.
-    provider: Option<Arc<dyn payments::Provider>>,
+    provider: Option<Arc<dyn Provider>>,
     /// The sandbox provider's state, when it is the provider (its pages are mounted beside the
     /// shop at `/sandbox-pay`).
-    sandbox: Option<Arc<payments::sandbox::Sandbox>>,
+    sandbox: Option<Arc<Sandbox>>,
     /// Keeps a throwaway database directory alive as long as the state (`ephemeral`).
     _scratch: Option<tempfile::TempDir>,
 }
@@ -44,49 +54,46 @@ impl AppState {
     /// Connects the database (creating the schema), imports the export if it changed since the
     /// last import, and returns the state. The export watcher is started by `spawn_watcher`.
     pub async fn open(config: Config) -> anyhow::Result<AppState> {
-        let db = store::Db::connect(&config.database_url).await?;
+        let db = Db::connect(&config.database_url).await?;
         AppState::with_db(db, config).await
     }
 
     /// As `open`, with an already connected store (tests use a private PostgreSQL schema).
-    pub async fn with_db(db: store::Db, config: Config) -> anyhow::Result<AppState> {
+    pub async fn with_db(db: Db, config: Config) -> anyhow::Result<AppState> {
         let (catalog, _) = catalog::import(&db, &config.export_dir).await?;
         let stock = catalog::load_stock(&db).await?;
-        let popular = search::popular::Popular::load(&db).await?;
+        let popular = Popular::load(&db).await?;
         let promotions = if config.promotions.enabled {
-            Some(promotions::client::Client::new(&config.promotions)?)
+            Some(client::Client::new(&config.promotions)?)
         } else {
             None
         };
         let payments = if config.express.enabled {
-            Some(checkout::provider::Client::new(&config.express)?)
+            Some(provider::Client::new(&config.express)?)
         } else {
             None
         };
-        let (provider, sandbox): (Option<Arc<dyn payments::Provider>>, _) =
-            match config.payments.provider {
-                payments::config::ProviderKind::None => (None, None),
-                payments::config::ProviderKind::Sandbox => {
-                    let sandbox = Arc::new(payments::sandbox::Sandbox::new());
-                    (Some(sandbox.clone()), Some(sandbox))
-                }
-                payments::config::ProviderKind::Remote => (
-                    Some(Arc::new(checkout::provider::Client::for_checkout(
-                        &config.payments,
-                    )?)),
-                    None,
-                ),
-            };
+        let (provider, sandbox): (Option<Arc<dyn Provider>>, _) = match config.payments.provider {
+            ProviderKind::None => (None, None),
+            ProviderKind::Sandbox => {
+                let sandbox = Arc::new(Sandbox::new());
+                (Some(sandbox.clone()), Some(sandbox))
+            }
+            ProviderKind::Remote => (
+                Some(Arc::new(provider::Client::for_checkout(&config.payments)?)),
+                None,
+            ),
+        };
         Ok(AppState {
             inner: Arc::new(Inner {
-                search: search::SearchService::new(&config.search_dir, popular),
+                search: SearchService::new(&config.search_dir, popular),
                 db,
-                catalog: catalog::CatalogHandle::new(catalog, stock),
+                catalog: CatalogHandle::new(catalog, stock),
                 config,
-                limiter: security::Limiter::default(),
-                hasher: password::Hasher::new(),
+                limiter: Limiter::default(),
+                hasher: Hasher::new(),
                 clock_offset: AtomicI64::new(0),
-                webhooks: webhooks::Webhooks::default(),
+                webhooks: Webhooks::default(),
                 promotions,
                 payments,
                 provider,
@@ -124,7 +131,7 @@ impl AppState {
         ))
     }
 
-    pub fn db(&self) -> &store::Db {
+    pub fn db(&self) -> &Db {
         &self.inner.db
     }
 
@@ -133,7 +140,7 @@ impl AppState {
     }
 
     /// The store's stock rows as of the last import (see `catalog::load_stock`).
-    pub fn stock_snapshot(&self) -> Arc<catalog::StockSnapshot> {
+    pub fn stock_snapshot(&self) -> Arc<StockSnapshot> {
         self.inner.catalog.stock()
     }
 
@@ -141,40 +148,37 @@ impl AppState {
         &self.inner.config
     }
 
-    pub fn limiter(&self) -> &security::Limiter {
+    pub fn limiter(&self) -> &Limiter {
         &self.inner.limiter
     }
 
-    pub fn search(&self) -> &search::SearchService {
+    pub fn search(&self) -> &SearchService {
         &self.inner.search
     }
 
-    pub fn webhooks(&self) -> &webhooks::Webhooks {
+    pub fn webhooks(&self) -> &Webhooks {
         &self.inner.webhooks
     }
 
     /// The promotions engine, when the feature flag is on.
-    pub fn promotions(&self) -> Option<&promotions::client::Client> {
+    pub fn promotions(&self) -> Option<&client::Client> {
         self.inner.promotions.as_ref()
     }
 
     /// The card payment provider, when express checkout is on.
-    pub fn payments(&self) -> Option<&checkout::provider::Client> {
+    pub fn payments(&self) -> Option<&provider::Client> {
         self.inner.payments.as_ref()
     }
 
     /// The standard checkout's payment provider, when configured.
-    pub fn provider(&self) -> Option<&Arc<dyn payments::Provider>> {
+    pub fn provider(&self) -> Option<&Arc<dyn Provider>> {
         self.inner.provider.as_ref()
     }
 
     /// The sandbox provider's browser pages (tokenisation, 3-D Secure, approvals), to be nested
     /// at `payments::sandbox::MOUNT` beside the shop, when the sandbox is the provider.
     pub fn sandbox_pages(&self) -> Option<Router> {
-        self.inner
-            .sandbox
-            .clone()
-            .map(payments::sandbox_pages::router)
+        self.inner.sandbox.clone().map(sandbox_pages::router)
     }
 
     /// Re-reads `variant_ids`' stock rows from the store into the in-memory snapshot the cart
@@ -183,7 +187,7 @@ impl AppState {
     pub async fn refresh_stock(&self, variant_ids: &[u64]) {
         let rows = async {
             let mut conn = self.db().pool().acquire().await?;
-            stock::stock_rows(&mut conn, Some(variant_ids)).await
+            stock_rows(&mut conn, Some(variant_ids)).await
         }
         .await;
         match rows {
@@ -192,7 +196,7 @@ impl AppState {
         }
     }
 
-    pub fn hasher(&self) -> &password::Hasher {
+    pub fn hasher(&self) -> &Hasher {
         &self.inner.hasher
     }
 

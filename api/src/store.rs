@@ -38,6 +38,14 @@ pub fn values_clause(rows: usize, cols: usize) -> String {
 }
 
 /// How long a SQLite writer waits for the lock before giving up.
+/// `$from, $from+1, …`: `n` numbered placeholders, for an `IN (…)` list.
+pub fn placeholders(from: usize, n: usize) -> String {
+    (from..from + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 pub const SQLITE_BUSY_TIMEOUT_MS: u64 = 5000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

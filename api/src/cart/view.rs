@@ -384,7 +384,7 @@ pub async fn render(
         promotions_enabled: state.promotions().is_some(),
         express_checkout: state.payments().is_some().then(|| ExpressButton {
             merchant_label: state.catalog().store.name.clone(),
-            country_code: crate::checkout::MERCHANT_COUNTRY,
+            country_code: crate::checkout::config::MERCHANT_COUNTRY,
         }),
         coupons: Vec::new(),
         line_items: items,

@@ -6,6 +6,7 @@
 //! the stock back). The browser sends ids, addresses and the wallet's token, never an amount.
 
 pub mod admin;
+pub mod config;
 pub mod orders;
 pub mod payment;
 pub mod provider;
@@ -13,30 +14,26 @@ pub mod reconcile;
 pub mod shipping;
 pub mod standard;
 
+pub use config::ExpressConfig;
+
 use crate::cart::{CartRow, PricedBag, load_cart, priced_bag};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper, is_token};
 use crate::state::AppState;
 use crate::store::{Tx, random_id};
-use crate::upstream;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use config::{MERCHANT_COUNTRY, PAYMENT_WINDOW_SECS, PAYMENTS_PER_CHECKOUT};
 use domain::market::Market;
 use serde::{Deserialize, Serialize};
 use shipping::ShippingOption;
 use std::collections::HashMap;
-use std::time::Duration;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
-
-/// §7: the express button's country is GB in every market (the merchant's country).
-pub const MERCHANT_COUNTRY: &str = "GB";
-/// The confirmation path's `checkoutsource` after a wallet express payment (§2).
-pub const CHECKOUT_SOURCE: &str = "applepayexpress";
 
 /// Spec copy (§5, §8) the wallet sheet shows.
 pub mod express_copy {
@@ -48,69 +45,8 @@ pub mod express_copy {
         "Your payment was not successful. Please try again or use another payment method.";
 }
 
-// ---- configuration -------------------------------------------------------------------------
-
-/// Express checkout's settings (docs/api.md, "Express checkout").
-#[derive(Debug, Clone)]
-pub struct ExpressConfig {
-    /// On only when `EXPRESS_CHECKOUT_ENABLED` is the string `true` (as the promotions flag).
-    pub enabled: bool,
-    pub base_url: String,
-    pub api_key: String,
-    /// Whole-request timeout of each call to the payment provider.
-    pub timeout: Duration,
-}
-
-pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
-/// A wallet sheet gives up after about 30 s; the API must answer before it does.
-pub const MAX_TIMEOUT_MS: u64 = 25_000;
-/// Payment attempts allowed per checkout and per client address in `PAYMENT_WINDOW_SECS`: enough
-/// for a shopper whose card was declined to try others, too few to test stolen cards with.
-pub const PAYMENTS_PER_CHECKOUT: u32 = 5;
-pub const PAYMENTS_PER_CLIENT: u32 = 20;
-pub const PAYMENT_WINDOW_SECS: i64 = 3600;
-
-impl Default for ExpressConfig {
-    fn default() -> Self {
-        ExpressConfig {
-            enabled: false,
-            base_url: String::new(),
-            api_key: String::new(),
-            timeout: Duration::from_millis(DEFAULT_TIMEOUT_MS),
-        }
-    }
-}
-
-impl ExpressConfig {
-    /// Reads `EXPRESS_CHECKOUT_ENABLED` and `PAYMENT_PROVIDER_*` from the environment.
-    pub fn from_env() -> anyhow::Result<ExpressConfig> {
-        ExpressConfig::from_vars(|name| std::env::var(name).ok())
-    }
-
-    /// With the flag on, the provider's URL and key are required, so a half-configured button
-    /// fails at start-up and not in a shopper's wallet sheet.
-    pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<ExpressConfig> {
-        let enabled = upstream::flag_on(get("EXPRESS_CHECKOUT_ENABLED").as_deref());
-        let timeout = upstream::timeout_setting(
-            &get,
-            "PAYMENT_PROVIDER_TIMEOUT_MS",
-            DEFAULT_TIMEOUT_MS,
-            MAX_TIMEOUT_MS,
-        )?;
-        let mut config = ExpressConfig {
-            enabled,
-            timeout,
-            ..ExpressConfig::default()
-        };
-        if enabled {
-            let required =
-                |name: &str| upstream::required_setting(&get, name, "EXPRESS_CHECKOUT_ENABLED");
-            config.base_url = required("PAYMENT_PROVIDER_BASE_URL")?;
-            config.api_key = required("PAYMENT_PROVIDER_API_KEY")?;
-        }
-        Ok(config)
-    }
-}
+/// The confirmation path's `checkoutsource` after a wallet express payment (§2).
+pub const CHECKOUT_SOURCE: &str = "applepayexpress";
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -855,44 +791,5 @@ async fn authorize(
                 express_copy::PAYMENT_FAILED,
             ))
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_button_needs_the_flag_and_the_provider() {
-        let vars = crate::upstream::settings_from;
-        assert!(
-            !ExpressConfig::from_vars(vars(&[("EXPRESS_CHECKOUT_ENABLED", "1")]))
-                .unwrap()
-                .enabled
-        );
-        let e = ExpressConfig::from_vars(vars(&[
-            ("EXPRESS_CHECKOUT_ENABLED", "true"),
-            ("PAYMENT_PROVIDER_BASE_URL", "http://x"),
-        ]))
-        .unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "PAYMENT_PROVIDER_API_KEY: required when EXPRESS_CHECKOUT_ENABLED is true"
-        );
-        let on = ExpressConfig::from_vars(vars(&[
-            ("EXPRESS_CHECKOUT_ENABLED", "true"),
-            ("PAYMENT_PROVIDER_BASE_URL", "http://x"),
-            ("PAYMENT_PROVIDER_API_KEY", "k"),
-            ("PAYMENT_PROVIDER_TIMEOUT_MS", "800"),
-        ]))
-        .unwrap();
-        assert!(on.enabled);
-        assert_eq!(on.timeout, Duration::from_millis(800));
-        let e = ExpressConfig::from_vars(vars(&[("PAYMENT_PROVIDER_TIMEOUT_MS", "99999")]))
-            .unwrap_err();
-        assert!(
-            e.to_string().starts_with("PAYMENT_PROVIDER_TIMEOUT_MS:"),
-            "{e}"
-        );
     }
 }

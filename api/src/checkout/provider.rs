@@ -5,7 +5,7 @@
 //! The same client speaks the provider's Checkout API for the standard checkout
 //! (`payments::remote`).
 
-use super::ExpressConfig;
+use super::config::ExpressConfig;
 use crate::upstream;
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use reqwest::{StatusCode, Url};

@@ -1183,7 +1183,10 @@ async fn place_order(
     // Throttled before anything is written, so a refused attempt changes nothing.
     let now = state.now();
     for (limit_key, limit) in [
-        (format!("payment:{id}"), super::PAYMENTS_PER_CHECKOUT),
+        (
+            format!("payment:{id}"),
+            super::config::PAYMENTS_PER_CHECKOUT,
+        ),
         (
             format!("payment:{}", crate::auth::client_key(&shopper)),
             state.config().payment_attempts_per_client,
@@ -1191,11 +1194,11 @@ async fn place_order(
     ] {
         state
             .limiter()
-            .check(&limit_key, limit, super::PAYMENT_WINDOW_SECS, now)
+            .check(&limit_key, limit, super::config::PAYMENT_WINDOW_SECS, now)
             .map_err(ApiError::too_many)?;
         state
             .limiter()
-            .hit(&limit_key, super::PAYMENT_WINDOW_SECS, now);
+            .hit(&limit_key, super::config::PAYMENT_WINDOW_SECS, now);
     }
 
     // Phase 1: the order and its stock, or nothing.
