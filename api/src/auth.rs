@@ -3,8 +3,9 @@
 //! no answer tells whether an email has an account. Registration stores its §3 `address` as the
 //! customer's first saved address and its `custom_fields` as extra customer form fields.
 
-use crate::cart::{self, is_email};
+use crate::cart;
 use crate::error::{ApiError, ApiResult, copy};
+use crate::fields::{is_date, is_email, normalise_email};
 use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper, end_session_cookies, start_session};
 use crate::state::AppState;
@@ -175,10 +176,6 @@ pub fn password_problem(p: &str) -> Option<&'static str> {
     }
 }
 
-pub fn normalise_email(e: &str) -> String {
-    e.trim().to_lowercase()
-}
-
 pub(crate) fn validate_register(r: &Register) -> ApiResult<()> {
     let mut fields = BTreeMap::new();
     if !is_email(r.email.trim()) {
@@ -218,7 +215,7 @@ pub(crate) fn validate_register(r: &Register) -> ApiResult<()> {
             "must be a two-letter country code".into(),
         );
     }
-    if !r.date_of_birth.is_empty() && !crate::account::is_date(&r.date_of_birth) {
+    if !r.date_of_birth.is_empty() && !is_date(&r.date_of_birth) {
         fields.insert("dateOfBirth".into(), "must be a date (YYYY-MM-DD)".into());
     }
     check_custom_fields(&r.custom_fields, &mut fields);
@@ -357,15 +354,6 @@ fn registration_address(
     out
 }
 
-pub(crate) fn client_key(shopper: &Shopper) -> String {
-    format!(
-        "ip:{}",
-        shopper
-            .ip
-            .map_or_else(|| "unknown".into(), |ip| ip.to_string())
-    )
-}
-
 /// The shared second half of register and sign-in: new session, cart merge, wishlist merge.
 pub(crate) async fn sign_in(
     state: &AppState,
@@ -476,7 +464,7 @@ async fn register(
     validate_register(&body)?;
     check_guest_wishlist(&state, &body.guest_wishlist)?;
     let now = state.now();
-    let ip_key = format!("register:{}", client_key(&shopper));
+    let ip_key = format!("register:{}", shopper.client_key());
     let cfg = state.config();
     state
         .limiter()
@@ -495,7 +483,7 @@ async fn register(
         status: "registered",
     };
     if exists.is_some() {
-        crate::misc::queue_mail(
+        crate::mail::queue_mail(
             &mut tx,
             &email,
             "Someone tried to register with your email",
@@ -560,7 +548,7 @@ pub(crate) async fn register_for_order(
     address: Option<&crate::account::AddressInput>,
 ) -> ApiResult<(CookieJar, Option<String>)> {
     let now = state.now();
-    let ip_key = format!("register:{}", client_key(shopper));
+    let ip_key = format!("register:{}", shopper.client_key());
     let cfg = state.config();
     state
         .limiter()
@@ -669,7 +657,7 @@ async fn login(
     let email = normalise_email(&body.email);
     let (now, cfg) = (state.now(), state.config());
     let account_key = format!("login:{email}");
-    let ip_key = format!("login:{}", client_key(&shopper));
+    let ip_key = format!("login:{}", shopper.client_key());
     let limiter = state.limiter();
     limiter
         .check(
@@ -787,7 +775,7 @@ async fn request_reset(
     for (key, limit) in [
         (format!("reset:{email}"), 3),
         (
-            format!("reset:{}", client_key(&shopper)),
+            format!("reset:{}", shopper.client_key()),
             cfg.login_limit_per_ip,
         ),
     ] {
@@ -812,7 +800,7 @@ async fn request_reset(
             .execute(&mut *tx)
             .await?;
         let link = format!("{}/updatePassword?token={token}", cfg.public_base_url);
-        crate::misc::queue_mail(
+        crate::mail::queue_mail(
             &mut tx,
             &email,
             "Reset your password",

@@ -10,10 +10,13 @@ pub mod catalog;
 pub mod checkout;
 pub mod config;
 pub mod error;
+pub mod fields;
+pub mod health;
 pub mod inventory;
 pub mod janitor;
 pub mod json;
-pub mod misc;
+pub mod mail;
+pub mod marketing;
 pub mod password;
 pub mod payments;
 pub mod preview;
@@ -48,7 +51,8 @@ struct ApiDoc;
 /// Every route with its OpenAPI description, before state is attached.
 fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .merge(misc::router())
+        .merge(health::router())
+        .merge(marketing::router())
         .merge(stock::router())
         .merge(cart::router())
         .merge(promotions::router())

@@ -159,6 +159,15 @@ impl Shopper {
     pub fn cart_cookie_clear(&self, market: &Market) -> HeaderValue {
         set_cookie(&cart_cookie_name(market), "", 0, true, self.secure)
     }
+
+    /// The throttle key of the client's address (`ip:unknown` when the server was not told it).
+    pub fn client_key(&self) -> String {
+        format!(
+            "ip:{}",
+            self.ip
+                .map_or_else(|| "unknown".into(), |ip| ip.to_string())
+        )
+    }
 }
 
 /// The cookie that marks the browser a guest placed an order from: its hash is stored with the

@@ -608,7 +608,7 @@ fn check_contact(
     };
     if shipping {
         let email = contact.email_address.as_deref().unwrap_or("").trim();
-        if !crate::cart::is_email(email) {
+        if !crate::fields::is_email(email) {
             return Err(ApiError::field(
                 at("email_address"),
                 "must be a valid email address",
@@ -667,7 +667,7 @@ async fn authorize(
     for (key, limit) in [
         (format!("payment:{checkout_id}"), PAYMENTS_PER_CHECKOUT),
         (
-            format!("payment:{}", crate::auth::client_key(&shopper)),
+            format!("payment:{}", shopper.client_key()),
             state.config().payment_attempts_per_client,
         ),
     ] {

@@ -389,7 +389,7 @@ pub async fn queue_confirmation_mail(
         money(shipping),
         money(total)
     ));
-    crate::misc::queue_mail(
+    crate::mail::queue_mail(
         tx,
         &email,
         &format!("Your order {number}"),
@@ -617,7 +617,7 @@ async fn order_view(
             None => {
                 let exists: Option<String> =
                     sqlx::query_scalar("SELECT id FROM customer WHERE email = $1")
-                        .bind(crate::auth::normalise_email(&row.email))
+                        .bind(crate::fields::normalise_email(&row.email))
                         .fetch_optional(&mut *conn)
                         .await?;
                 Some(GuestAccount {

@@ -678,7 +678,7 @@ async fn set_email(
     StrictJson(body): StrictJson<SetEmail>,
 ) -> ApiResult<Response> {
     let email = body.email.trim();
-    if !crate::cart::is_email(email) {
+    if !crate::fields::is_email(email) {
         return Err(ApiError::field("email", INVALID_EMAIL));
     }
     if shopper.customer_id.is_some() {
@@ -1188,7 +1188,7 @@ async fn place_order(
             super::config::PAYMENTS_PER_CHECKOUT,
         ),
         (
-            format!("payment:{}", crate::auth::client_key(&shopper)),
+            format!("payment:{}", shopper.client_key()),
             state.config().payment_attempts_per_client,
         ),
     ] {
