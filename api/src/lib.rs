@@ -5,6 +5,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod bag;
 pub mod cart;
 pub mod catalog;
 pub mod checkout;

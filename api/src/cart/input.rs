@@ -9,7 +9,7 @@ use serde::Deserialize;
 use std::collections::HashMap;
 use utoipa::ToSchema;
 
-use super::view::LineOption;
+use crate::bag::LineOption;
 
 /// Largest quantity of one line; anything above is a typo or an attack, not a basket.
 pub const MAX_QUANTITY: i64 = 999;

@@ -9,6 +9,7 @@ mod view;
 pub use input::*;
 pub use view::*;
 
+use crate::bag::{self, LineOption, priced_lines, stored_lines};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper};
@@ -177,7 +178,7 @@ pub async fn reduce_to_stock(
     market: &Market,
     cart: &CartRow,
 ) -> ApiResult<HashMap<String, i64>> {
-    let lines = priced_lines(tx, state, market, cart).await?;
+    let lines = priced_lines(tx, state, market, &cart.id).await?;
     let ids: Vec<u64> = lines.iter().map(|(l, _)| l.variant_id).collect();
     let stock = availability(tx, state, market, &ids).await?;
     let mut left: HashMap<u64, i64> = stock
@@ -209,10 +210,7 @@ pub async fn reduce_to_stock(
 }
 
 pub async fn delete(tx: &mut Tx, cart_id: &str) -> ApiResult<()> {
-    sqlx::query("DELETE FROM cart_promotion WHERE cart_id = $1")
-        .bind(cart_id)
-        .execute(&mut **tx)
-        .await?;
+    bag::forget_discounts(tx, cart_id).await?;
     sqlx::query("DELETE FROM cart_item WHERE cart_id = $1")
         .bind(cart_id)
         .execute(&mut **tx)
@@ -232,12 +230,7 @@ pub const STALE_GUEST_CARTS: &str =
 /// The janitor's part: deletes guest carts untouched since `before` with their lines and stored
 /// promotions; answers how many carts.
 pub async fn purge_stale(tx: &mut Tx, before: i64) -> ApiResult<u64> {
-    sqlx::query(sqlx::AssertSqlSafe(format!(
-        "DELETE FROM cart_promotion WHERE cart_id IN ({STALE_GUEST_CARTS})"
-    )))
-    .bind(before)
-    .execute(&mut **tx)
-    .await?;
+    bag::forget_discounts_of(tx, STALE_GUEST_CARTS, before).await?;
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "DELETE FROM cart_item WHERE cart_id IN ({STALE_GUEST_CARTS})"
     )))

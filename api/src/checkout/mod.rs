@@ -16,7 +16,8 @@ pub mod standard;
 
 pub use config::ExpressConfig;
 
-use crate::cart::{CartRow, PricedBag, load_cart, priced_bag};
+use crate::bag::{PricedBag, priced_bag};
+use crate::cart::{CartRow, load_cart};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper, is_token};
@@ -260,11 +261,11 @@ async fn bag_in_stock(
     market: &Market,
     cart: &CartRow,
 ) -> ApiResult<PricedBag> {
-    let bag = priced_bag(conn, state, market, cart).await?;
+    let bag = priced_bag(conn, state, market, &cart.id).await?;
     if bag.lines.is_empty() {
         return Err(conflict("cart_empty", express_copy::EMPTY_BAG));
     }
-    let ids: Vec<u64> = bag.lines.iter().map(|(l, _)| l.variant_id).collect();
+    let ids = bag.variant_ids();
     let stock = crate::stock::availability(conn, state, market, &ids).await?;
     let mut wanted: HashMap<u64, i64> = HashMap::new();
     for (i, (line, _)) in bag.lines.iter().enumerate() {
@@ -290,14 +291,13 @@ fn totals(
     options: Vec<ShippingOption>,
     chosen: Option<&ShippingOption>,
 ) -> ExpressTotals {
-    let items = bag.amount();
     let shipping = chosen.map_or(0, |o| o.amount_minor);
     ExpressTotals {
         checkout_id: checkout_id.to_string(),
         currency: market.currency.code().to_string(),
-        items_minor: items,
+        items_minor: bag.amount(),
         shipping_minor: shipping,
-        total_minor: items + shipping,
+        total_minor: bag.total_with(shipping),
         merchant_label: state.catalog().store.name.clone(),
         country_code: MERCHANT_COUNTRY,
         shipping_option_id: chosen.map(|o| o.id.clone()),
@@ -452,9 +452,8 @@ async fn shipping_contact(
     let mut tx = state.db().write().await?;
     let checkout = open_checkout(&mut tx, &state, &shopper, &checkout_id).await?;
     require_open(&checkout)?;
-    let bag = priced_bag(&mut tx, &state, market, &checkout.cart).await?;
-    let lines: Vec<_> = bag.lines.iter().map(|(l, _)| l.clone()).collect();
-    let options = shipping::options_for(&mut tx, &state, market, &country, &lines).await?;
+    let bag = priced_bag(&mut tx, &state, market, &checkout.cart.id).await?;
+    let options = shipping::options_for(&mut tx, &state, market, &country, &bag).await?;
     let Some(first) = options.first().cloned() else {
         return Err(unprocessable(
             "address_unserviceable",
@@ -520,9 +519,8 @@ async fn shipping_method(
     let checkout = open_checkout(&mut tx, &state, &shopper, &checkout_id).await?;
     require_open(&checkout)?;
     let country = consignment_country(&checkout)?;
-    let bag = priced_bag(&mut tx, &state, market, &checkout.cart).await?;
-    let lines: Vec<_> = bag.lines.iter().map(|(l, _)| l.clone()).collect();
-    let options = shipping::options_for(&mut tx, &state, market, &country, &lines).await?;
+    let bag = priced_bag(&mut tx, &state, market, &checkout.cart.id).await?;
+    let options = shipping::options_for(&mut tx, &state, market, &country, &bag).await?;
     let chosen = options
         .iter()
         .find(|o| o.id == body.shipping_option_id)
@@ -684,8 +682,7 @@ async fn authorize(
     require_open(&checkout)?;
     consignment_country(&checkout)?;
     let bag = bag_in_stock(&mut tx, &state, market, &checkout.cart).await?;
-    let lines: Vec<_> = bag.lines.iter().map(|(l, _)| l.clone()).collect();
-    let options = shipping::options_for(&mut tx, &state, market, &country, &lines).await?;
+    let options = shipping::options_for(&mut tx, &state, market, &country, &bag).await?;
     let Some(option) = checkout
         .shipping_option_id
         .as_deref()
@@ -729,7 +726,7 @@ async fn authorize(
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
-    let variants: Vec<u64> = lines.iter().map(|l| l.variant_id).collect();
+    let variants = bag.variant_ids();
     state.refresh_stock(&variants).await;
 
     // Phase 2: the charge, with no transaction open.

@@ -2,7 +2,7 @@
 //! market's shipping options (rows of `shipping_option`, seeded by migration 5) and the rules that
 //! filter them by name, and whether the bag can leave entirely from the main warehouse.
 
-use crate::cart::PricedLine;
+use crate::bag::PricedBag;
 use crate::error::ApiResult;
 use crate::state::AppState;
 use crate::stock::availability;
@@ -93,10 +93,10 @@ pub async fn all_in_main_warehouse(
     conn: &mut sqlx::AnyConnection,
     state: &AppState,
     market: &Market,
-    lines: &[PricedLine],
+    bag: &PricedBag,
 ) -> ApiResult<bool> {
     let mut wanted: HashMap<u64, i64> = HashMap::new();
-    for l in lines {
+    for (l, _) in &bag.lines {
         *wanted.entry(l.variant_id).or_insert(0) += l.quantity;
     }
     let ids: Vec<u64> = wanted.keys().copied().collect();
@@ -114,9 +114,9 @@ pub async fn options_for(
     state: &AppState,
     market: &Market,
     country: &str,
-    lines: &[PricedLine],
+    bag: &PricedBag,
 ) -> ApiResult<Vec<ShippingOption>> {
-    let all_in_main = all_in_main_warehouse(conn, state, market, lines).await?;
+    let all_in_main = all_in_main_warehouse(conn, state, market, bag).await?;
     Ok(market_options(conn, market)
         .await?
         .into_iter()

@@ -7,7 +7,8 @@
 use super::payment::{self, OrderPayment, PaymentRequest, Settled};
 use super::{express_copy, orders, shipping};
 use crate::account::{AddressInput, COUNTRIES, postal_code_label, validate_address};
-use crate::cart::{CartRow, PricedBag, load_cart, priced_bag};
+use crate::bag::{LineOption, decimal, priced_bag};
+use crate::cart::{CartRow, load_cart};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper, is_token};
@@ -152,7 +153,7 @@ pub struct CheckoutLine {
     pub sale_price: f64,
     pub extended_sale_price: f64,
     pub discount_amount: f64,
-    pub options: Vec<crate::cart::LineOption>,
+    pub options: Vec<LineOption>,
     pub available_to_sell: Option<i64>,
     /// `ok`, `low_stock`, `quantity_reduced` or `sold_out`.
     pub stock_state: &'static str,
@@ -404,22 +405,6 @@ pub async fn purge_abandoned(tx: &mut Tx, stale_carts: i64) -> ApiResult<u64> {
 
 // ---- building the view ---------------------------------------------------------------------
 
-fn minor_to_decimal(minor: i64) -> f64 {
-    minor as f64 / 100.0
-}
-
-/// The shipping options for the consignment's country and the bag.
-async fn options_for(
-    conn: &mut sqlx::AnyConnection,
-    state: &AppState,
-    market: &Market,
-    country: &str,
-    bag: &PricedBag,
-) -> ApiResult<Vec<shipping::ShippingOption>> {
-    let lines: Vec<_> = bag.lines.iter().map(|(l, _)| l.clone()).collect();
-    shipping::options_for(conn, state, market, country, &lines).await
-}
-
 fn stock_state(live: &VariantStock, previous: Option<i64>) -> &'static str {
     if live.sold_out {
         "sold_out"
@@ -440,11 +425,10 @@ async fn view(
     reduced: &HashMap<String, i64>,
 ) -> ApiResult<CheckoutView> {
     let market = &shopper.market;
-    let cart = crate::cart::render(conn, state, market, &opened.cart).await?;
-    let bag = priced_bag(conn, state, market, &opened.cart).await?;
+    let bag = priced_bag(conn, state, market, &opened.cart.id).await?;
+    let cart = crate::cart::render_bag(state, market, &opened.cart, &bag);
     // The bag's display reads the stock snapshot; the checkout decides on the store's rows.
-    let ids: Vec<u64> = bag.lines.iter().map(|(l, _)| l.variant_id).collect();
-    let live = crate::stock::availability(conn, state, market, &ids).await?;
+    let live = crate::stock::availability(conn, state, market, &bag.variant_ids()).await?;
     let lines: Vec<CheckoutLine> = cart
         .line_items
         .physical_items
@@ -452,6 +436,7 @@ async fn view(
         .chain(cart.line_items.digital_items)
         .map(|item| {
             let previous = reduced.get(&item.id).copied();
+            let discount = bag.discounts.line(&item.id).shown();
             let stock = live
                 .get(&item.variant_id)
                 .map(|a| VariantStock::new(item.variant_id, a));
@@ -472,7 +457,7 @@ async fn view(
                 list_price: item.list_price,
                 sale_price: item.sale_price,
                 extended_sale_price: item.extended_sale_price,
-                discount_amount: item.discount_amount + item.coupon_amount,
+                discount_amount: discount,
                 options: item.options,
                 available_to_sell: stock.and_then(|s| s.available_to_sell),
             }
@@ -481,7 +466,8 @@ async fn view(
     let mut shipping_minor = None;
     let consignment = match (opened.address()?, &opened.row.consignment_id) {
         (Some(address), Some(consignment_id)) => {
-            let options = options_for(conn, state, market, &address.country_code, &bag).await?;
+            let options =
+                shipping::options_for(conn, state, market, &address.country_code, &bag).await?;
             let chosen = opened
                 .row
                 .shipping_option_id
@@ -497,7 +483,7 @@ async fn view(
                         id: o.id.clone(),
                         label: o.label.clone(),
                         detail: o.detail.clone(),
-                        amount: minor_to_decimal(o.amount_minor),
+                        amount: decimal(o.amount_minor),
                     })
                     .collect(),
                 address,
@@ -527,7 +513,6 @@ async fn view(
     .bind(&opened.row.id)
     .fetch_optional(&mut *conn)
     .await?;
-    let goods = bag.amount();
     Ok(CheckoutView {
         id: opened.row.id.clone(),
         market: market.code.to_string(),
@@ -538,10 +523,10 @@ async fn view(
         consignment,
         billing,
         totals: TotalsView {
-            subtotal: minor_to_decimal(bag.special()),
-            discount: minor_to_decimal(bag.discounts.total()),
-            shipping: shipping_minor.map(minor_to_decimal),
-            total: minor_to_decimal(goods + shipping_minor.unwrap_or(0)),
+            subtotal: decimal(bag.special()),
+            discount: decimal(bag.discounts.total()),
+            shipping: shipping_minor.map(decimal),
+            total: decimal(bag.total_with(shipping_minor.unwrap_or(0))),
         },
         countries: countries(market),
         next_step,
@@ -778,8 +763,9 @@ async fn set_consignment(
         )
         .with_field("address.country_code", message));
     }
-    let bag = priced_bag(&mut tx, &state, market, &opened.cart).await?;
-    let options = options_for(&mut tx, &state, market, &address.country_code, &bag).await?;
+    let bag = priced_bag(&mut tx, &state, market, &opened.cart.id).await?;
+    let options =
+        shipping::options_for(&mut tx, &state, market, &address.country_code, &bag).await?;
     if options.is_empty() {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -835,8 +821,9 @@ async fn set_shipping_option(
         )
         .with_field("consignment", "Enter a delivery address first"));
     };
-    let bag = priced_bag(&mut tx, &state, market, &opened.cart).await?;
-    let options = options_for(&mut tx, &state, market, &address.country_code, &bag).await?;
+    let bag = priced_bag(&mut tx, &state, market, &opened.cart.id).await?;
+    let options =
+        shipping::options_for(&mut tx, &state, market, &address.country_code, &bag).await?;
     if !options.iter().any(|o| o.id == body.shipping_option_id) {
         return Err(ApiError::field(
             "shipping_option_id",
@@ -945,8 +932,9 @@ async fn charge(
     let Some(address) = opened.address()? else {
         return Ok(None);
     };
-    let bag = priced_bag(conn, state, &shopper.market, &opened.cart).await?;
-    let options = options_for(conn, state, &shopper.market, &address.country_code, &bag).await?;
+    let bag = priced_bag(conn, state, &shopper.market, &opened.cart.id).await?;
+    let options =
+        shipping::options_for(conn, state, &shopper.market, &address.country_code, &bag).await?;
     let shipping = opened
         .row
         .shipping_option_id
@@ -954,7 +942,7 @@ async fn charge(
         .and_then(|id| options.iter().find(|o| o.id == id))
         .map_or(0, |o| o.amount_minor);
     Ok(Some(Charge {
-        total: bag.amount() + shipping,
+        total: bag.total_with(shipping),
         country: address.country_code,
     }))
 }
@@ -991,7 +979,7 @@ async fn payment_methods(
         })?;
     Ok(Json(PaymentMethodsView {
         methods,
-        amount: minor_to_decimal(charge.total),
+        amount: decimal(charge.total),
         currency: currency.to_string(),
         tokenize_url: provider.tokenize_url(),
     }))
@@ -1222,7 +1210,7 @@ async fn place_order(
         .billing()?
         .and_then(|b| b.address)
         .ok_or_else(|| incomplete(vec![("billing_address", express_copy::BILLING_REQUIRED)]))?;
-    let bag = priced_bag(&mut tx, &state, &market, &opened.cart).await?;
+    let bag = priced_bag(&mut tx, &state, &market, &opened.cart.id).await?;
     if bag.lines.is_empty() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -1230,7 +1218,8 @@ async fn place_order(
             express_copy::EMPTY_BAG,
         ));
     }
-    let options = options_for(&mut tx, &state, &market, &address.country_code, &bag).await?;
+    let options =
+        shipping::options_for(&mut tx, &state, &market, &address.country_code, &bag).await?;
     let option = opened
         .row
         .shipping_option_id
@@ -1270,7 +1259,7 @@ async fn place_order(
     .await?;
     touch(&mut tx, &opened.row.id, now).await?;
     tx.commit().await?;
-    let variants: Vec<u64> = bag.lines.iter().map(|(l, _)| l.variant_id).collect();
+    let variants = bag.variant_ids();
     state.refresh_stock(&variants).await;
     // Attempts the shopper left (a 3-D Secure page never finished): released, stock returned.
     for order in &earlier {

@@ -6,9 +6,12 @@
 pub mod client;
 pub mod config;
 
+/// The bag's discounts are what an evaluation grants (they were defined here).
+pub use crate::bag::{Discounts, LineDiscount};
 pub use config::PromotionsConfig;
 
-use crate::cart::{CartRow, CartView, PricedLine, load_cart, priced_lines, render_after_commit};
+use crate::bag::{self, Grant, PricedLine, fingerprint, priced_lines};
+use crate::cart::{CartRow, CartView, load_cart, render_after_commit};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::Shopper;
@@ -17,8 +20,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use client::{AdditionalCost, CartItem, CartItemAttributes, CustomerSession, Effect};
-use domain::market::Market;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -30,130 +32,49 @@ pub const SHIPPING_COST: &str = "shipping";
 
 // ---- effects -> discounts ------------------------------------------------------------------
 
-/// A line's discounts, minor units: from rules, and from rules a coupon triggered.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LineDiscount {
-    pub discount: i64,
-    pub coupon: i64,
-}
-
-/// What one evaluation granted, in minor units, clamped so nothing costs less than nothing.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Discounts {
-    /// By cart item id (positions are only meaningful for the list that was sent).
-    pub lines: BTreeMap<String, LineDiscount>,
-    /// Cart-level discount (`setDiscount`), and the part of it a coupon triggered.
-    pub cart: i64,
-    pub cart_coupon: i64,
-    pub free_shipping: bool,
-}
-
-impl Discounts {
-    pub fn total(&self) -> i64 {
-        self.cart
-            + self
-                .lines
-                .values()
-                .map(|l| l.discount + l.coupon)
-                .sum::<i64>()
-    }
-}
-
 /// An engine money value (major units, decimal) in minor units; negative, absent or absurd
 /// values grant nothing.
 fn minor(value: &serde_json::Value) -> i64 {
     match value.as_f64() {
-        Some(v) if v.is_finite() && v > 0.0 && v < 1e12 => (v * 100.0).round() as i64,
+        Some(v) if v.is_finite() && v > 0.0 && v < 1e12 => bag::minor_units(v),
         _ => 0,
     }
 }
 
-/// Applies the engine's effects to the lines that were sent (`lines[i]` is position `i`):
-/// `setDiscountPerItem` by position (summed over sub-positions), `setDiscount` on the cart, a
-/// discounted shipping cost as free shipping. Every discount is capped at what is left to pay,
-/// so a misconfigured rule cannot make a line or the bag negative. Other effect types (messages,
-/// coupon acceptance, loyalty) change no price and are ignored.
+/// Turns the engine's effects on the lines that were sent (`lines[i]` is position `i`) into the
+/// bag's discounts: `setDiscountPerItem` by position (summed over sub-positions), `setDiscount`
+/// on the cart, a discounted shipping cost as free shipping; the bag caps them
+/// (`Discounts::granted`). Other effect types (messages, coupon acceptance, loyalty) change no
+/// price and are ignored.
 pub fn apply_effects(lines: &[PricedLine], effects: &[Effect]) -> Discounts {
-    let mut out = Discounts::default();
-    let mut left: Vec<i64> = lines.iter().map(|l| l.unit * l.quantity).collect();
-    let mut cart_wanted = (0i64, 0i64);
+    let mut grants = Vec::new();
+    let mut free_shipping = false;
     for effect in effects {
         let coupon = effect
             .triggered_by_coupon
             .as_ref()
             .is_some_and(|c| !c.is_null());
-        let value = minor(&effect.props["value"]);
+        let amount = minor(&effect.props["value"]);
         match effect.effect_type.as_str() {
             "setDiscountPerItem" => {
-                let Some(i) = effect.props["position"].as_u64().map(|p| p as usize) else {
-                    continue;
-                };
-                let (Some(line), Some(rest)) = (lines.get(i), left.get_mut(i)) else {
-                    continue;
-                };
-                let granted = value.min(*rest);
-                *rest -= granted;
-                let entry = out.lines.entry(line.item_id.clone()).or_default();
-                if coupon {
-                    entry.coupon += granted;
-                } else {
-                    entry.discount += granted;
+                if let Some(position) = effect.props["position"].as_u64() {
+                    grants.push(Grant::Line {
+                        position: position as usize,
+                        amount,
+                        coupon,
+                    });
                 }
             }
-            "setDiscount" => {
-                if coupon {
-                    cart_wanted.1 += value;
-                } else {
-                    cart_wanted.0 += value;
-                }
-            }
+            "setDiscount" => grants.push(Grant::Cart { amount, coupon }),
             "setDiscountPerAdditionalCost"
                 if effect.props["additionalCost"].as_str() == Some(SHIPPING_COST) =>
             {
-                out.free_shipping = true;
+                free_shipping = true;
             }
             _ => {}
         }
     }
-    // The cart-level discount comes off what the per-item discounts left.
-    let mut rest: i64 = left.iter().sum();
-    let plain = cart_wanted.0.min(rest);
-    rest -= plain;
-    let coupon = cart_wanted.1.min(rest);
-    out.cart = plain + coupon;
-    out.cart_coupon = coupon;
-    out
-}
-
-/// Identifies the priced bag an evaluation was made for. A stored evaluation applies only while
-/// the bag is exactly this (same lines, quantities and prices); any change shows the bag without
-/// it until the next sync, instead of a discount computed for another bag.
-pub fn fingerprint(market: &Market, lines: &[PricedLine]) -> String {
-    let mut h = blake3::Hasher::new();
-    h.update(market.code.as_bytes());
-    for l in lines {
-        h.update(format!("\n{}:{}:{}:{}", l.item_id, l.variant_id, l.quantity, l.unit).as_bytes());
-    }
-    h.finalize().to_hex().to_string()
-}
-
-/// The stored evaluation of a cart, when it was made for the bag as it is now.
-pub async fn stored_discounts(
-    conn: &mut sqlx::AnyConnection,
-    cart_id: &str,
-    fingerprint: &str,
-) -> ApiResult<Option<Discounts>> {
-    let row: Option<(String, String)> =
-        sqlx::query_as("SELECT fingerprint, discounts FROM cart_promotion WHERE cart_id = $1")
-            .bind(cart_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-    match row {
-        Some((stored, json)) if stored == fingerprint => serde_json::from_str(&json)
-            .map(Some)
-            .map_err(|e| ApiError::Internal(anyhow::anyhow!("cart_promotion {cart_id}: {e}"))),
-        _ => Ok(None),
-    }
+    Discounts::granted(lines, &grants, free_shipping)
 }
 
 // ---- the sync endpoint ---------------------------------------------------------------------
@@ -197,7 +118,7 @@ fn cart_items(lines: &[PricedLine]) -> Vec<CartItem> {
             name: l.name.clone(),
             sku: l.sku.clone(),
             quantity: l.quantity,
-            price: l.unit as f64 / 100.0,
+            price: bag::decimal(l.unit),
             position,
             attributes: CartItemAttributes {
                 product_id: l.product_id,
@@ -245,7 +166,7 @@ async fn sync_promotions(
         let cart = load_cart(&mut conn, state.db(), &shopper, &cart_id, false)
             .await?
             .ok_or_else(no_cart)?;
-        let lines: Vec<PricedLine> = priced_lines(&mut conn, &state, &shopper.market, &cart)
+        let lines: Vec<PricedLine> = priced_lines(&mut conn, &state, &shopper.market, &cart.id)
             .await?
             .into_iter()
             .map(|(line, _)| line)
@@ -302,7 +223,6 @@ async fn save(
     fingerprint: &str,
     discounts: &Discounts,
 ) -> ApiResult<()> {
-    let json = serde_json::to_string(discounts).map_err(anyhow::Error::from)?;
     let mut tx = state.db().write().await?;
     if load_cart(&mut tx, state.db(), shopper, &cart.id, true)
         .await?
@@ -310,20 +230,7 @@ async fn save(
     {
         return Err(ApiError::no_cart(copy::NO_CART));
     }
-    // Delete-then-insert: the one upsert both databases spell the same way.
-    sqlx::query("DELETE FROM cart_promotion WHERE cart_id = $1")
-        .bind(&cart.id)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query(
-        "INSERT INTO cart_promotion (cart_id, fingerprint, discounts, synced_at) VALUES ($1, $2, $3, $4)",
-    )
-    .bind(&cart.id)
-    .bind(fingerprint)
-    .bind(json)
-    .bind(state.now())
-    .execute(&mut *tx)
-    .await?;
+    bag::save_discounts(&mut tx, &cart.id, fingerprint, discounts, state.now()).await?;
     tx.commit().await?;
     Ok(())
 }

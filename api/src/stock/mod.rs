@@ -4,6 +4,7 @@
 
 pub mod rows;
 
+use crate::catalog::StockSnapshot;
 use crate::error::{ApiError, ApiResult};
 use crate::session::market_from_query;
 use crate::state::AppState;
@@ -67,6 +68,25 @@ fn snapshot_availability(
                 .map(|row| (*id, row.in_market(market, deduct)))
         })
         .collect()
+}
+
+/// A variant's live stock for display (the bag, the wishlist) from the snapshot: a variant with no
+/// stock rows shows as sold out.
+pub fn shown(
+    snapshot: &StockSnapshot,
+    market: &Market,
+    deduct_second_outside_uk: bool,
+    variant_id: u64,
+) -> VariantStock {
+    let a = snapshot
+        .get(&variant_id)
+        .map(|row| row.in_market(market, deduct_second_outside_uk))
+        .unwrap_or(Availability {
+            tracked: true,
+            recorded: false,
+            available: 0,
+        });
+    VariantStock::new(variant_id, &a)
 }
 
 #[derive(Serialize, ToSchema)]
