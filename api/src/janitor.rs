@@ -56,7 +56,7 @@ impl AppState {
         let stale_carts = now - self.config().cart_cookie_max_age;
         let mut tx = self.db().write().await?;
         let mut removed = session::purge_expired(&mut tx, now).await?;
-        removed += auth::purge_spent_resets(&mut tx, now).await?;
+        removed += auth::reset::purge_spent(&mut tx, now).await?;
         // The checkouts first: they find their carts through the cart table.
         checkout::purge_abandoned(&mut tx, stale_carts).await?;
         checkout::standard::purge_abandoned(&mut tx, stale_carts).await?;

@@ -59,6 +59,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(promotions::router())
         .merge(checkout::router())
         .merge(auth::router())
+        .merge(auth::reset::router())
         .merge(account::router())
         .merge(wishlist::router())
         .merge(search::router())

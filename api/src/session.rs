@@ -160,6 +160,18 @@ impl Shopper {
         set_cookie(&cart_cookie_name(market), "", 0, true, self.secure)
     }
 
+    /// The same browser, signed in as `customer_id` (the session it presented has just ended).
+    pub fn signed_in_as(&self, customer_id: &str) -> Shopper {
+        Shopper {
+            market: self.market,
+            customer_id: Some(customer_id.to_string()),
+            session_hash: None,
+            headers: self.headers.clone(),
+            secure: self.secure,
+            ip: self.ip,
+        }
+    }
+
     /// The throttle key of the client's address (`ip:unknown` when the server was not told it).
     pub fn client_key(&self) -> String {
         format!(
@@ -292,6 +304,24 @@ pub fn end_session_cookies(secure: bool) -> Vec<HeaderValue> {
         set_cookie(SESSION_COOKIE, "", 0, true, secure),
         set_cookie(AUTH_FLAG_COOKIE, "0", SESSION_MAX_AGE, false, secure),
     ]
+}
+
+/// Ends one session (sign-out, or the session a sign-in replaces).
+pub async fn end_session(conn: &mut sqlx::AnyConnection, id_hash: &str) -> ApiResult<()> {
+    sqlx::query("DELETE FROM session WHERE id_hash = $1")
+        .bind(id_hash)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Ends every session of a customer (a new password shuts out whoever held the old one).
+pub async fn end_all_sessions(conn: &mut sqlx::AnyConnection, customer_id: &str) -> ApiResult<()> {
+    sqlx::query("DELETE FROM session WHERE customer_id = $1")
+        .bind(customer_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
 }
 
 /// The janitor's part: deletes expired sessions; answers how many.

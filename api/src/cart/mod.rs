@@ -12,15 +12,16 @@ pub use view::*;
 use crate::bag::{self, LineOption, priced_lines, stored_lines};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
-use crate::session::{CookieJar, Shopper};
+use crate::session::{CookieJar, Shopper, cart_cookie_name, cookie};
 use crate::state::AppState;
 use crate::stock::availability;
 use crate::store::{Tx, next_position, random_id};
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::http::HeaderValue;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use domain::market::Market;
+use domain::market::{MARKETS, Market};
 use serde::Serialize;
 use std::collections::HashMap;
 use utoipa_axum::router::OpenApiRouter;
@@ -132,7 +133,7 @@ async fn touch(tx: &mut Tx, cart_id: &str, now: i64) -> ApiResult<()> {
 
 /// Moves every line of `from` into `into` (the sign-in merge), capping merged quantities at the
 /// stock now available so the merged cart never claims more than can be sold; then deletes `from`.
-pub async fn merge_into(
+async fn merge_into(
     tx: &mut Tx,
     state: &AppState,
     market: &Market,
@@ -167,6 +168,89 @@ pub async fn merge_into(
     }
     delete(tx, from).await?;
     touch(tx, into, state.now()).await
+}
+
+/// The cart at sign-in (§4), for `shopper` just signed in: the customer's saved cart replaces
+/// the browser's current one unless the current one has items, which are then merged into the
+/// saved cart; a current cart with no saved one becomes the customer's. Answers the customer's
+/// cart now, if they have one.
+pub async fn adopt_at_sign_in(
+    tx: &mut Tx,
+    state: &AppState,
+    shopper: &Shopper,
+) -> ApiResult<Option<CartRow>> {
+    let customer_id = shopper.customer()?;
+    let market = shopper.market;
+    let current = match shopper.cart_cookie().ok().flatten() {
+        Some(id) => load_cart(tx, state.db(), shopper, &id, true).await?,
+        None => None,
+    };
+    let sql = format!(
+        "SELECT id FROM cart WHERE customer_id = $1 AND market = $2 ORDER BY updated_at DESC, id{}",
+        state.db().for_update()
+    );
+    let saved: Option<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        .bind(customer_id)
+        .bind(market.code)
+        .fetch_all(&mut **tx)
+        .await?
+        .into_iter()
+        .find(|id: &String| current.as_ref().is_none_or(|c| &c.id != id));
+    let id = match (current, saved) {
+        (Some(current), Some(saved)) => {
+            if item_count(tx, &current.id).await? > 0 {
+                merge_into(tx, state, &market, &current.id, &saved).await?;
+            } else {
+                delete(tx, &current.id).await?;
+            }
+            Some(saved)
+        }
+        (Some(current), None) => {
+            sqlx::query("UPDATE cart SET customer_id = $1 WHERE id = $2")
+                .bind(customer_id)
+                .bind(&current.id)
+                .execute(&mut **tx)
+                .await?;
+            Some(current.id)
+        }
+        (None, saved) => saved,
+    };
+    Ok(id.map(|id| CartRow {
+        id,
+        customer_id: Some(customer_id.to_string()),
+    }))
+}
+
+/// The carts at sign-out: a cart of the customer's that this browser holds is not left to the
+/// next shopper on it. This market's is replaced by a fresh guest cart, the other markets'
+/// cookies are cleared. Answers the cookies to set.
+pub async fn leave_at_sign_out(
+    tx: &mut Tx,
+    state: &AppState,
+    shopper: &Shopper,
+    customer_id: &str,
+) -> ApiResult<Vec<HeaderValue>> {
+    let mut cookies = Vec::new();
+    for market in MARKETS {
+        let name = cart_cookie_name(&market);
+        let Some(cart_id) = cookie(&shopper.headers, &name) else {
+            continue;
+        };
+        let owner: Option<Option<String>> =
+            sqlx::query_scalar("SELECT customer_id FROM cart WHERE id = $1")
+                .bind(cart_id)
+                .fetch_optional(&mut **tx)
+                .await?;
+        if owner.flatten().as_deref() == Some(customer_id) {
+            if market == shopper.market {
+                let fresh = create(tx, &market, None, state.now()).await?;
+                cookies.push(shopper.cart_cookie_set(&fresh.id, state));
+            } else {
+                cookies.push(shopper.cart_cookie_clear(&market));
+            }
+        }
+    }
+    Ok(cookies)
 }
 
 /// The checkout's re-read of the bag: a line above the stock left is reduced to it (lines of one

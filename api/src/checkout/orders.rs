@@ -3,6 +3,7 @@
 //! (`GET /orders/{checkout_id}/{order_id}`) and the signed-in customer's order history of the
 //! last 12 months (`GET /customer/orders`, §9).
 
+use crate::account::address::AddressInput;
 use crate::bag::{LineOption, PricedBag, PricedLine, decimal, extended, minor_units};
 use crate::error::{ApiError, ApiResult};
 use crate::session::Shopper;
@@ -445,9 +446,9 @@ pub struct OrderView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub delivery_address: Option<crate::account::AddressInput>,
+    pub delivery_address: Option<AddressInput>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub billing_address: Option<crate::account::AddressInput>,
+    pub billing_address: Option<AddressInput>,
     /// Present (possibly null) on the confirmation: null when the order belongs to a customer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub guest_account: Option<Option<GuestAccount>>,
@@ -503,7 +504,7 @@ const ORDER_COLUMNS: &str = "id, number, status, payment_status, payment_method,
 
 /// A stored address in the address book's shape: checkout addresses are stored in it; express
 /// orders store the wallet's contact, which is mapped field by field.
-fn address_view(stored: &str) -> Option<crate::account::AddressInput> {
+fn address_view(stored: &str) -> Option<AddressInput> {
     let v: serde_json::Value = serde_json::from_str(stored).ok()?;
     if v.get("given_name").is_none() {
         return serde_json::from_value(v).ok();
@@ -513,7 +514,7 @@ fn address_view(stored: &str) -> Option<crate::account::AddressInput> {
         .as_array()
         .map(|l| l.iter().filter_map(|x| x.as_str()).collect())
         .unwrap_or_default();
-    Some(crate::account::AddressInput {
+    Some(AddressInput {
         first_name: text("given_name"),
         last_name: text("family_name"),
         street_name: lines.join(", "),
@@ -595,10 +596,8 @@ async fn order_view(
         let guest = match row.customer_id {
             Some(_) => None,
             None => {
-                let exists: Option<String> =
-                    sqlx::query_scalar("SELECT id FROM customer WHERE email = $1")
-                        .bind(crate::fields::normalise_email(&row.email))
-                        .fetch_optional(&mut *conn)
+                let exists =
+                    crate::account::id_by_email(conn, &crate::fields::normalise_email(&row.email))
                         .await?;
                 Some(GuestAccount {
                     email: row.email.clone(),
@@ -688,7 +687,7 @@ async fn owned_order(
 /// A guest order's email and billing address, for the account made from its confirmation.
 pub struct GuestOrder {
     pub email: String,
-    pub billing_address: Option<crate::account::AddressInput>,
+    pub billing_address: Option<AddressInput>,
     pub owner_hash: String,
 }
 

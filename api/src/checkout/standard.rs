@@ -6,7 +6,9 @@
 
 use super::payment::{self, OrderPayment, PaymentRequest, Settled};
 use super::{express_copy, orders, shipping};
-use crate::account::{AddressInput, COUNTRIES, postal_code_label, validate_address};
+use crate::account::address::{
+    AddressInput, COUNTRIES, find_address, insert_address, postal_code_label, validate_address,
+};
 use crate::bag::{LineOption, decimal, priced_bag};
 use crate::cart::{CartRow, load_cart};
 use crate::error::{ApiError, ApiResult, copy};
@@ -708,7 +710,7 @@ async fn chosen_address(
         (Some(a), None) => validate_address(a).map(Some).map_err(|e| nested(e, field)),
         (None, Some(id)) => {
             let customer = shopper.customer()?;
-            let saved = crate::account::find_address(conn, customer, id)
+            let saved = find_address(conn, customer, id)
                 .await
                 .map_err(|e| e.with_field("address_id", "is not one of your saved addresses"))?;
             Ok(Some(saved.fields))
@@ -792,7 +794,7 @@ async fn set_consignment(
     .execute(&mut *tx)
     .await?;
     if save && let Some(customer) = shopper.customer_id.as_deref() {
-        crate::account::insert_address(&mut tx, customer, &address).await?;
+        insert_address(&mut tx, customer, &address).await?;
     }
     tx.commit().await?;
     answer(&state, &shopper, &id, StatusCode::OK, &HashMap::new()).await
@@ -1415,7 +1417,7 @@ async fn account_from_order(
             country_code: String::new(),
             phone: String::new(),
         });
-    let register = crate::auth::Register::for_order(
+    let register = crate::auth::registration::Register::for_order(
         &guest.email,
         &body.password,
         &body.title,
@@ -1424,7 +1426,7 @@ async fn account_from_order(
         &billing.phone,
         body.preference_email,
     );
-    crate::auth::validate_register(&register)?;
+    crate::auth::registration::validate_register(&register)?;
     let (jar, created) = crate::auth::register_for_order(
         &state,
         &shopper,

@@ -132,12 +132,8 @@ async fn customer_email(state: &AppState, customer_id: Option<&str>) -> ApiResul
     let Some(id) = customer_id else {
         return Ok(None);
     };
-    Ok(
-        sqlx::query_scalar("SELECT email FROM customer WHERE id = $1")
-            .bind(id)
-            .fetch_optional(state.db().pool())
-            .await?,
-    )
+    let mut conn = state.db().pool().acquire().await?;
+    crate::account::email_of(&mut conn, id).await
 }
 
 /// Evaluates the bag with the promotions engine (§4, opening the bag): the signed-in shopper's
