@@ -58,8 +58,8 @@ impl AppState {
         let mut removed = session::purge_expired(&mut tx, now).await?;
         removed += auth::reset::purge_spent(&mut tx, now).await?;
         // The checkouts first: they find their carts through the cart table.
-        checkout::purge_abandoned(&mut tx, stale_carts).await?;
-        checkout::standard::purge_abandoned(&mut tx, stale_carts).await?;
+        checkout::express::purge_abandoned(&mut tx, stale_carts).await?;
+        checkout::standard::record::purge_abandoned(&mut tx, stale_carts).await?;
         removed += cart::purge_stale(&mut tx, stale_carts).await?;
         tx.commit().await?;
         Ok(removed)

@@ -15,7 +15,7 @@ use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper, cart_cookie_name, cookie};
 use crate::state::AppState;
 use crate::stock::availability;
-use crate::store::{Tx, next_position, random_id};
+use crate::store::{Db, Tx, next_position, random_id};
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::HeaderValue;
@@ -345,6 +345,26 @@ fn with_cookies(status: StatusCode, jar: CookieJar, body: impl Serialize) -> Res
     (status, jar.into_headers(), Json(body)).into_response()
 }
 
+/// The cart id in the shopper's cookie for this market, or 404 with the spec's no-cart copy.
+pub fn cart_id(shopper: &Shopper) -> ApiResult<String> {
+    shopper
+        .cart_cookie()?
+        .ok_or_else(|| ApiError::no_cart(copy::NO_CART))
+}
+
+/// `load_cart`, with a cart the shopper may not use as 404 and the spec's no-cart copy.
+pub async fn require_cart(
+    conn: &mut sqlx::AnyConnection,
+    db: &Db,
+    shopper: &Shopper,
+    cart_id: &str,
+    lock: bool,
+) -> ApiResult<CartRow> {
+    load_cart(conn, db, shopper, cart_id, lock)
+        .await?
+        .ok_or_else(|| ApiError::no_cart(copy::NO_CART))
+}
+
 /// Opens a write transaction and the shopper's cart (locked), or answers `no_cart` with the
 /// spec's message for this operation.
 async fn open_for_write(
@@ -366,13 +386,9 @@ async fn open_for_write(
 #[utoipa::path(get, path = "/cart", tag = "cart", params(("market" = Option<String>, Query)),
     responses((status = 200, body = CartView), (status = 404, body = crate::error::ErrorBody)))]
 async fn get_cart(State(state): State<AppState>, shopper: Shopper) -> ApiResult<Json<CartView>> {
-    let cart_id = shopper
-        .cart_cookie()?
-        .ok_or_else(|| ApiError::no_cart(copy::NO_CART))?;
+    let cart_id = cart_id(&shopper)?;
     let mut conn = state.db().pool().acquire().await?;
-    let cart = load_cart(&mut conn, state.db(), &shopper, &cart_id, false)
-        .await?
-        .ok_or_else(|| ApiError::no_cart(copy::NO_CART))?;
+    let cart = require_cart(&mut conn, state.db(), &shopper, &cart_id, false).await?;
     Ok(Json(
         render(&mut conn, &state, &shopper.market, &cart).await?,
     ))

@@ -11,8 +11,8 @@ pub use crate::bag::{Discounts, LineDiscount};
 pub use config::PromotionsConfig;
 
 use crate::bag::{self, Grant, PricedLine, fingerprint, priced_lines};
-use crate::cart::{CartRow, CartView, load_cart, render_after_commit};
-use crate::error::{ApiError, ApiResult, copy};
+use crate::cart::{self, CartRow, CartView, render_after_commit};
+use crate::error::{ApiError, ApiResult};
 use crate::json::StrictJson;
 use crate::session::Shopper;
 use crate::state::AppState;
@@ -153,15 +153,10 @@ async fn sync_promotions(
     let Some(engine) = state.promotions() else {
         return Err(disabled());
     };
-    let cart_id = shopper
-        .cart_cookie()?
-        .ok_or_else(|| ApiError::no_cart(copy::NO_CART))?;
-    let no_cart = || ApiError::no_cart(copy::NO_CART);
+    let cart_id = cart::cart_id(&shopper)?;
     let (cart, lines) = {
         let mut conn = state.db().pool().acquire().await?;
-        let cart = load_cart(&mut conn, state.db(), &shopper, &cart_id, false)
-            .await?
-            .ok_or_else(no_cart)?;
+        let cart = cart::require_cart(&mut conn, state.db(), &shopper, &cart_id, false).await?;
         let lines: Vec<PricedLine> = priced_lines(&mut conn, &state, &shopper.market, &cart.id)
             .await?
             .into_iter()
@@ -220,12 +215,7 @@ async fn save(
     discounts: &Discounts,
 ) -> ApiResult<()> {
     let mut tx = state.db().write().await?;
-    if load_cart(&mut tx, state.db(), shopper, &cart.id, true)
-        .await?
-        .is_none()
-    {
-        return Err(ApiError::no_cart(copy::NO_CART));
-    }
+    cart::require_cart(&mut tx, state.db(), shopper, &cart.id, true).await?;
     bag::save_discounts(&mut tx, &cart.id, fingerprint, discounts, state.now()).await?;
     tx.commit().await?;
     Ok(())
