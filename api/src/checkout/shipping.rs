@@ -64,12 +64,20 @@ pub fn option_allowed(name: &str, market: &Market, country: &str, all_in_main: b
     true
 }
 
+#[derive(sqlx::FromRow)]
+struct OptionRow {
+    id: String,
+    name: String,
+    detail: String,
+    price: i64,
+}
+
 /// The market's options in sheet order.
 pub async fn market_options(
     conn: &mut sqlx::AnyConnection,
     market: &Market,
 ) -> ApiResult<Vec<ShippingOption>> {
-    let rows: Vec<(String, String, String, i64)> = sqlx::query_as(
+    let rows: Vec<OptionRow> = sqlx::query_as(
         "SELECT id, name, detail, price FROM shipping_option WHERE market = $1 ORDER BY position, id",
     )
     .bind(market.code)
@@ -77,11 +85,11 @@ pub async fn market_options(
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(id, label, detail, amount_minor)| ShippingOption {
-            id,
-            label,
-            detail,
-            amount_minor,
+        .map(|row| ShippingOption {
+            id: row.id,
+            label: row.name,
+            detail: row.detail,
+            amount_minor: row.price,
         })
         .collect())
 }

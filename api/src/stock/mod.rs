@@ -378,6 +378,16 @@ pub struct InventoryList {
     pub data: Vec<InventoryRecord>,
 }
 
+/// One inventory location of a variant, as stored.
+#[derive(sqlx::FromRow)]
+struct LocationRow {
+    variant_id: i64,
+    sku: String,
+    location_id: i64,
+    enabled: i64,
+    available: i64,
+}
+
 /// Inventory at locations (1 = main warehouse, 2 = second), by variant ids, product ids or skus.
 #[utoipa::path(get, path = "/stock/locations", tag = "stock",
     params(("variant_ids" = Option<String>, Query), ("product_ids" = Option<String>, Query),
@@ -436,12 +446,19 @@ async fn at_locations(
              WHERE cv.variant_id IN ({}) ORDER BY cv.variant_id, i.location_id",
             placeholders(1, variant_ids.len())
         );
-        let mut query = sqlx::query_as::<_, (i64, String, i64, i64, i64)>(sqlx::AssertSqlSafe(sql));
+        let mut query = sqlx::query_as::<_, LocationRow>(sqlx::AssertSqlSafe(sql));
         for id in &variant_ids {
             query = query.bind(*id as i64);
         }
         let rows = query.fetch_all(state.db().pool()).await?;
-        for (variant_id, sku, location_id, enabled, available) in rows {
+        for LocationRow {
+            variant_id,
+            sku,
+            location_id,
+            enabled,
+            available,
+        } in rows
+        {
             let variant_id = variant_id as u64;
             if data
                 .last()

@@ -53,6 +53,16 @@ impl StockRow {
     }
 }
 
+/// A variant's inventory rows summed in the query.
+#[derive(sqlx::FromRow)]
+struct SummedRow {
+    variant_id: i64,
+    tracked: i64,
+    records: i64,
+    enabled_total: i64,
+    enabled_second: i64,
+}
+
 /// Stock rows for `variant_ids` (all variants when `None`); unknown variants are absent.
 pub async fn stock_rows(
     conn: &mut sqlx::AnyConnection,
@@ -64,28 +74,29 @@ pub async fn stock_rows(
         None => String::new(),
     };
     let sql = format!(
-        "SELECT cv.variant_id, cv.tracked, COUNT(i.variant_id), \
-         CAST(COALESCE(SUM(CASE WHEN i.enabled = 1 THEN i.available ELSE 0 END), 0) AS BIGINT), \
+        "SELECT cv.variant_id, cv.tracked, COUNT(i.variant_id) AS records, \
+         CAST(COALESCE(SUM(CASE WHEN i.enabled = 1 THEN i.available ELSE 0 END), 0) AS BIGINT) \
+              AS enabled_total, \
          CAST(COALESCE(SUM(CASE WHEN i.enabled = 1 AND i.location_id = {SECOND_WAREHOUSE} \
-              THEN i.available ELSE 0 END), 0) AS BIGINT) \
+              THEN i.available ELSE 0 END), 0) AS BIGINT) AS enabled_second \
          FROM catalog_variant cv LEFT JOIN inventory i ON i.variant_id = cv.variant_id \
          {filter} GROUP BY cv.variant_id, cv.tracked"
     );
-    let mut q = sqlx::query_as::<_, (i64, i64, i64, i64, i64)>(sqlx::AssertSqlSafe(sql));
+    let mut q = sqlx::query_as::<_, SummedRow>(sqlx::AssertSqlSafe(sql));
     for id in variant_ids.unwrap_or_default() {
         q = q.bind(*id as i64);
     }
     let rows = q.fetch_all(&mut *conn).await?;
     Ok(rows
         .into_iter()
-        .map(|(id, tracked, records, total, second)| {
+        .map(|r| {
             let row = StockRow {
-                tracked: tracked != 0,
-                records,
-                enabled_total: total,
-                enabled_second: second,
+                tracked: r.tracked != 0,
+                records: r.records,
+                enabled_total: r.enabled_total,
+                enabled_second: r.enabled_second,
             };
-            (id as u64, row)
+            (r.variant_id as u64, row)
         })
         .collect())
 }
