@@ -1,7 +1,7 @@
 //! The catalog inside the API: the export is validated with the generator's loader, its prices and
 //! stock are written to the store (the only place carts and stock checks read them from), and the
 //! names, options and URLs are kept in memory for presenting line items. A watcher re-imports when
-//! the export changes.
+//! the export changes. The only writer of `catalog_variant` and `catalog_meta`.
 
 use crate::stock::rows::{StockRow, stock_rows};
 use crate::store::{Db, Tx, values_clause};

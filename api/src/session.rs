@@ -1,6 +1,7 @@
 //! Cookies and who is asking: the server-side session (a random 128-bit id in an HttpOnly cookie,
-//! only its hash stored), the UI hint cookie `user-authenticated`, the per-market cart cookies, and
-//! the `market` query parameter.
+//! only its hash stored), the UI hint cookie `user-authenticated`, the per-market cart cookies, the
+//! `market` query parameter and the client's throttle key. The only writer of `session`: sessions
+//! start, end and expire here.
 
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;

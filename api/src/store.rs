@@ -1,6 +1,7 @@
 //! The database: a SQLite file by default, PostgreSQL when the URL says so, behind one sqlx `Any`
 //! pool so every query is written once. Also the schema migrations and the write-transaction rule
-//! (SQLite: `BEGIN IMMEDIATE` with a busy timeout; PostgreSQL: row locks).
+//! (SQLite: `BEGIN IMMEDIATE` with a busy timeout; PostgreSQL: row locks); the only writer of
+//! `schema_migrations`.
 
 use anyhow::{Context, bail};
 use rand::RngCore;

@@ -1,6 +1,7 @@
 //! Customer wishlists: list, read one, create, add items (a product + variant pair already there
 //! is ignored), remove an item, delete; and the guest-list merge at sign-in. Items are answered in
-//! pages of 50 (§3 `wishlist_product_data`). Another customer's wishlist answers 404.
+//! pages of 50 (§3 `wishlist_product_data`). Another customer's wishlist answers 404. The only
+//! writer of `wishlist` and `wishlist_item`.
 
 use crate::error::{ApiError, ApiResult};
 use crate::json::StrictJson;

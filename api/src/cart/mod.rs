@@ -1,6 +1,7 @@
-//! The cart: create, read, add items, change a quantity, remove an item, delete. Identified by a
-//! per-market cookie holding a random id; priced from the store's catalog rows and checked against
-//! live stock inside one write transaction, so nothing changes when a check fails.
+//! The cart: create, read, add items, change a quantity, remove an item, delete, and what happens
+//! to it at sign-in and sign-out. Identified by a per-market cookie holding a random id; priced by
+//! the bag and checked against live stock inside one write transaction, so nothing changes when a
+//! check fails. The only writer of `cart` and `cart_item`.
 
 mod input;
 mod variants;

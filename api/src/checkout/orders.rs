@@ -1,7 +1,8 @@
-//! Orders: created by an authorised express checkout from the bag at the server's prices, with the
-//! stock they take (and, when the payment fails, give back) per warehouse; the order confirmation
+//! Orders: created by either checkout from the bag at the server's prices, with the stock they
+//! take (and, when the payment fails, give back) per warehouse; the order confirmation
 //! (`GET /orders/{checkout_id}/{order_id}`) and the signed-in customer's order history of the
-//! last 12 months (`GET /customer/orders`, §9).
+//! last 12 months (`GET /customer/orders`, §9). The only writer of `shop_order` and
+//! `shop_order_line`.
 
 use crate::account::address::AddressInput;
 use crate::bag::{LineOption, PricedBag, PricedLine, decimal, extended, minor_units};

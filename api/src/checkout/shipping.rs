@@ -1,4 +1,4 @@
-//! Where an express checkout may ship and how (§5 "Express checkout, GBP"): the country rule, the
+//! Where a checkout may ship and how (§5 "Express checkout, GBP"): the country rule, the
 //! market's shipping options (rows of `shipping_option`, seeded by migration 5) and the rules that
 //! filter them by name, and whether the bag can leave entirely from the main warehouse.
 
