@@ -3,18 +3,15 @@
 //! names, options and URLs are kept in memory for presenting line items. A watcher re-imports when
 //! the export changes. The only writer of `catalog_variant` and `catalog_meta`.
 
-use crate::stock::rows::{StockRow, stock_rows};
+pub use crate::stock::rows::StockSnapshot;
+use crate::stock::rows::stock_rows;
 use crate::store::{Db, Tx, values_clause};
 use anyhow::Context;
 use domain::catalog::{Catalog, InventoryTracking, Product, Variant};
 use domain::market::MARKETS;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime};
-
-/// Stock rows of every variant as the store holds them, by variant id.
-pub type StockSnapshot = HashMap<u64, StockRow>;
 
 /// What is served: the catalog and the store's stock rows, swapped together on reload so readers
 /// never see a mix of two exports.

@@ -2,8 +2,11 @@
 //! owner deletes its rows that outlived their use), the settling of stale Pending orders and the
 //! saving of the popular-search counts. A failed pass is logged and tried again at the next tick.
 
+use crate::auth;
+use crate::cart;
+use crate::checkout;
+use crate::session;
 use crate::state::AppState;
-use crate::{auth, cart, checkout, session};
 use std::future::Future;
 use std::time::Duration;
 use tokio::task::JoinHandle;

@@ -3,9 +3,9 @@
 //! `Config`; the background chores that run on it are in `janitor`.
 
 use crate::catalog::{self, CatalogHandle, StockSnapshot};
-use crate::checkout::provider;
 use crate::config::Config;
 use crate::password::Hasher;
+use crate::payments::client::Client;
 use crate::payments::config::ProviderKind;
 use crate::payments::sandbox::Sandbox;
 use crate::payments::{Provider, sandbox_pages};
@@ -40,7 +40,7 @@ struct Inner {
     /// The promotions engine's client, present exactly when the feature flag is on.
     promotions: Option<client::Client>,
     /// The card payment provider's client, present exactly when express checkout is on.
-    payments: Option<provider::Client>,
+    payments: Option<Client>,
     /// The standard checkout's payment provider, when configured.
     provider: Option<Arc<dyn Provider>>,
     /// The sandbox provider's state, when it is the provider (its pages are mounted beside the
@@ -69,7 +69,7 @@ impl AppState {
             None
         };
         let payments = if config.express.enabled {
-            Some(provider::Client::new(&config.express)?)
+            Some(config.express.client()?)
         } else {
             None
         };
@@ -80,7 +80,7 @@ impl AppState {
                 (Some(sandbox.clone()), Some(sandbox))
             }
             ProviderKind::Remote => (
-                Some(Arc::new(provider::Client::for_checkout(&config.payments)?)),
+                Some(Arc::new(Client::for_checkout(&config.payments)?)),
                 None,
             ),
         };
@@ -166,7 +166,7 @@ impl AppState {
     }
 
     /// The card payment provider, when express checkout is on.
-    pub fn payments(&self) -> Option<&provider::Client> {
+    pub fn payments(&self) -> Option<&Client> {
         self.inner.payments.as_ref()
     }
 

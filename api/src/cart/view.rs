@@ -47,6 +47,9 @@ pub struct CartView {
     pub total_item_count: i64,
 }
 
+/// §7: the express button's country is GB in every market (the merchant's country).
+pub const MERCHANT_COUNTRY: &str = "GB";
+
 /// What the bag needs to draw the express button before any call: the wallet sheet must open in
 /// the click itself.
 #[derive(Serialize, ToSchema)]
@@ -209,7 +212,7 @@ pub fn render_bag(state: &AppState, market: &Market, cart: &CartRow, bag: &Price
         promotions_enabled: state.promotions().is_some(),
         express_checkout: state.payments().is_some().then(|| ExpressButton {
             merchant_label: catalog.store.name.clone(),
-            country_code: crate::checkout::config::MERCHANT_COUNTRY,
+            country_code: MERCHANT_COUNTRY,
         }),
         coupons: Vec::new(),
         line_items: items,

@@ -1,12 +1,9 @@
 //! The checkouts' settings and limits: express checkout's card payment provider (read from the
-//! environment), the payment-attempt throttle, how long a Pending order may wait, and the
-//! merchant's country the wallet button shows.
+//! environment), the payment-attempt throttle and how long a Pending order may wait.
 
+use crate::payments::client::Client;
 use crate::upstream;
 use std::time::Duration;
-
-/// §7: the express button's country is GB in every market (the merchant's country).
-pub const MERCHANT_COUNTRY: &str = "GB";
 
 /// How long a Pending order may wait for its payment before it is settled: longer than any
 /// provider answer (25 s at most) and any 3-D Secure page a shopper is still on.
@@ -44,6 +41,11 @@ impl Default for ExpressConfig {
 }
 
 impl ExpressConfig {
+    /// The card payment provider's client for the wallet calls (enabled configuration).
+    pub fn client(&self) -> anyhow::Result<Client> {
+        Client::new(&self.base_url, &self.api_key, self.timeout, "")
+    }
+
     /// Reads `EXPRESS_CHECKOUT_ENABLED` and `PAYMENT_PROVIDER_*` from the environment.
     pub fn from_env() -> anyhow::Result<ExpressConfig> {
         ExpressConfig::from_vars(|name| std::env::var(name).ok())

@@ -6,13 +6,13 @@
 //! the stock back). The browser sends ids, addresses and the wallet's token, never an amount.
 //! The only writer of `express_checkout`.
 
-use super::config::MERCHANT_COUNTRY;
+use super::orders;
 use super::shipping::{self, ShippingOption};
-use super::{orders, provider};
 use crate::bag::{PricedBag, priced_bag};
-use crate::cart::{self, CartRow};
+use crate::cart::{self, CartRow, MERCHANT_COUNTRY};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
+use crate::payments::client as provider;
 use crate::session::{CookieJar, Shopper, is_token};
 use crate::state::AppState;
 use crate::store::{Tx, random_id};

@@ -9,7 +9,6 @@ pub mod config;
 pub mod express;
 pub mod orders;
 pub mod payment;
-pub mod provider;
 pub mod reconcile;
 pub mod shipping;
 pub mod standard;

@@ -4,7 +4,6 @@
 
 pub mod rows;
 
-use crate::catalog::StockSnapshot;
 use crate::error::{ApiError, ApiResult};
 use crate::session::market_from_query;
 use crate::state::AppState;
@@ -25,7 +24,7 @@ pub const LOW_STOCK_BELOW: i64 = 5;
 pub const MAX_IDS: usize = 250;
 /// The location deducted outside the UK when the setting is on.
 pub use crate::inventory::SECOND_WAREHOUSE;
-pub use rows::{Availability, StockRow, stock_rows};
+pub use rows::{Availability, StockRow, StockSnapshot, stock_rows};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

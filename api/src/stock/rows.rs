@@ -53,6 +53,9 @@ impl StockRow {
     }
 }
 
+/// Stock rows of every variant as the store holds them, by variant id (the catalog's snapshot).
+pub type StockSnapshot = HashMap<u64, StockRow>;
+
 /// A variant's inventory rows summed in the query.
 #[derive(sqlx::FromRow)]
 struct SummedRow {

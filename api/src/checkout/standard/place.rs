@@ -10,8 +10,10 @@ use crate::auth::{
     registration::{Register, validate_register},
 };
 use crate::bag::{decimal, priced_bag};
+use crate::checkout::orders;
 use crate::checkout::payment::{self, OrderPayment, PaymentRequest, Settled};
-use crate::checkout::{orders, shipping, throttle};
+use crate::checkout::shipping;
+use crate::checkout::throttle;
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper, is_token};
