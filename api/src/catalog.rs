@@ -1,20 +1,17 @@
 //! The catalog inside the API: the export is validated with the generator's loader, its prices and
 //! stock are written to the store (the only place carts and stock checks read them from), and the
 //! names, options and URLs are kept in memory for presenting line items. A watcher re-imports when
-//! the export changes.
+//! the export changes. The only writer of `catalog_variant` and `catalog_meta`.
 
-use crate::stock::StockRow;
+pub use crate::stock::rows::StockSnapshot;
+use crate::stock::rows::stock_rows;
 use crate::store::{Db, Tx, values_clause};
 use anyhow::Context;
 use domain::catalog::{Catalog, InventoryTracking, Product, Variant};
 use domain::market::MARKETS;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime};
-
-/// Stock rows of every variant as the store holds them, by variant id.
-pub type StockSnapshot = HashMap<u64, StockRow>;
 
 /// What is served: the catalog and the store's stock rows, swapped together on reload so readers
 /// never see a mix of two exports.
@@ -69,7 +66,7 @@ impl CatalogHandle {
 /// what the store holds even when another instance did the import.
 pub async fn load_stock(db: &Db) -> anyhow::Result<StockSnapshot> {
     let mut conn = db.pool().acquire().await?;
-    crate::stock::stock_rows(&mut conn, None)
+    stock_rows(&mut conn, None)
         .await
         .map_err(|e| anyhow::anyhow!("reading stock: {e}"))
 }

@@ -23,6 +23,13 @@ pub mod copy {
     pub const NOT_FOUND: &str = "Not found";
     pub const TOO_MANY_ATTEMPTS: &str = "Too many attempts. Please wait and try again.";
     pub const INTERNAL: &str = "Something went wrong. Please try again.";
+    // The checkouts' (§5, §8): the wallet sheet and the checkout pages show these.
+    pub const UK_ONLY: &str = "We only ship to UK, Jersey, and Guernsey";
+    pub const UNSERVICEABLE: &str = "We can not ship to this address";
+    pub const BILLING_REQUIRED: &str = "Billing address is required";
+    pub const EMPTY_BAG: &str = "Your shopping bag is empty";
+    pub const PAYMENT_FAILED: &str =
+        "Your payment was not successful. Please try again or use another payment method.";
 }
 
 /// The JSON body of every error answer.

@@ -12,7 +12,7 @@
 //!   a cancelled order's units first pay that back (available − oversold = reported − taken).
 
 use crate::error::{ApiError, ApiResult};
-use crate::store::{Db, Tx, values_clause};
+use crate::store::{Db, Tx, placeholders, values_clause};
 use domain::market::{Market, UK};
 use std::collections::HashMap;
 
@@ -125,11 +125,10 @@ pub async fn units_at(
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let placeholders: Vec<String> = (2..=ids.len() + 1).map(|i| format!("${i}")).collect();
     let sql = format!(
         "SELECT variant_id, available FROM inventory \
          WHERE enabled = 1 AND location_id = $1 AND variant_id IN ({})",
-        placeholders.join(",")
+        placeholders(2, ids.len())
     );
     let mut q = sqlx::query_as::<_, (i64, i64)>(sqlx::AssertSqlSafe(sql)).bind(location);
     for id in ids {

@@ -4,9 +4,9 @@
 //! cookie and the editor is redirected to `/`; the preview bar island reads the cookie (so it is
 //! not HttpOnly) and Exit Preview deletes it. Preview responses are never cached.
 
-use crate::AppState;
 use crate::error::ApiError;
 use crate::session::{secure_cookies, set_cookie};
+use crate::state::AppState;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};

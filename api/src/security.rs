@@ -179,6 +179,14 @@ impl Limiter {
         }
     }
 
+    /// Counts a hit for `key` unless it already has `limit` hits in the current window; Err(seconds
+    /// to wait) then, and nothing is counted.
+    pub fn admit(&self, key: &str, limit: u32, window: i64, now: i64) -> Result<(), u64> {
+        self.check(key, limit, window, now)?;
+        self.hit(key, window, now);
+        Ok(())
+    }
+
     /// Counts a hit for `key`.
     pub fn hit(&self, key: &str, window: i64, now: i64) {
         let mut map = self.windows.lock().unwrap_or_else(|p| p.into_inner());

@@ -1,10 +1,11 @@
 //! Cookies and who is asking: the server-side session (a random 128-bit id in an HttpOnly cookie,
-//! only its hash stored), the UI hint cookie `user-authenticated`, the per-market cart cookies, and
-//! the `market` query parameter.
+//! only its hash stored), the UI hint cookie `user-authenticated`, the per-market cart cookies, the
+//! `market` query parameter and the client's throttle key. The only writer of `session`: sessions
+//! start, end and expire here.
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult};
-use crate::store::{random_id, token_hash};
+use crate::state::AppState;
+use crate::store::{Tx, random_id, token_hash};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -159,6 +160,27 @@ impl Shopper {
     pub fn cart_cookie_clear(&self, market: &Market) -> HeaderValue {
         set_cookie(&cart_cookie_name(market), "", 0, true, self.secure)
     }
+
+    /// The same browser, signed in as `customer_id` (the session it presented has just ended).
+    pub fn signed_in_as(&self, customer_id: &str) -> Shopper {
+        Shopper {
+            market: self.market,
+            customer_id: Some(customer_id.to_string()),
+            session_hash: None,
+            headers: self.headers.clone(),
+            secure: self.secure,
+            ip: self.ip,
+        }
+    }
+
+    /// The throttle key of the client's address (`ip:unknown` when the server was not told it).
+    pub fn client_key(&self) -> String {
+        format!(
+            "ip:{}",
+            self.ip
+                .map_or_else(|| "unknown".into(), |ip| ip.to_string())
+        )
+    }
 }
 
 /// The cookie that marks the browser a guest placed an order from: its hash is stored with the
@@ -283,6 +305,33 @@ pub fn end_session_cookies(secure: bool) -> Vec<HeaderValue> {
         set_cookie(SESSION_COOKIE, "", 0, true, secure),
         set_cookie(AUTH_FLAG_COOKIE, "0", SESSION_MAX_AGE, false, secure),
     ]
+}
+
+/// Ends one session (sign-out, or the session a sign-in replaces).
+pub async fn end_session(conn: &mut sqlx::AnyConnection, id_hash: &str) -> ApiResult<()> {
+    sqlx::query("DELETE FROM session WHERE id_hash = $1")
+        .bind(id_hash)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Ends every session of a customer (a new password shuts out whoever held the old one).
+pub async fn end_all_sessions(conn: &mut sqlx::AnyConnection, customer_id: &str) -> ApiResult<()> {
+    sqlx::query("DELETE FROM session WHERE customer_id = $1")
+        .bind(customer_id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// The janitor's part: deletes expired sessions; answers how many.
+pub async fn purge_expired(tx: &mut Tx, now: i64) -> ApiResult<u64> {
+    Ok(sqlx::query("DELETE FROM session WHERE expires_at <= $1")
+        .bind(now)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected())
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The database: a SQLite file by default, PostgreSQL when the URL says so, behind one sqlx `Any`
 //! pool so every query is written once. Also the schema migrations and the write-transaction rule
-//! (SQLite: `BEGIN IMMEDIATE` with a busy timeout; PostgreSQL: row locks).
+//! (SQLite: `BEGIN IMMEDIATE` with a busy timeout; PostgreSQL: row locks); the only writer of
+//! `schema_migrations`.
 
 use anyhow::{Context, bail};
 use rand::RngCore;
@@ -38,6 +39,14 @@ pub fn values_clause(rows: usize, cols: usize) -> String {
 }
 
 /// How long a SQLite writer waits for the lock before giving up.
+/// `$from, $from+1, …`: `n` numbered placeholders, for an `IN (…)` list.
+pub fn placeholders(from: usize, n: usize) -> String {
+    (from..from + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 pub const SQLITE_BUSY_TIMEOUT_MS: u64 = 5000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

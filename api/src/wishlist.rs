@@ -1,11 +1,12 @@
 //! Customer wishlists: list, read one, create, add items (a product + variant pair already there
 //! is ignored), remove an item, delete; and the guest-list merge at sign-in. Items are answered in
-//! pages of 50 (§3 `wishlist_product_data`). Another customer's wishlist answers 404.
+//! pages of 50 (§3 `wishlist_product_data`). Another customer's wishlist answers 404. The only
+//! writer of `wishlist` and `wishlist_item`.
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::json::StrictJson;
 use crate::session::Shopper;
+use crate::state::AppState;
 use crate::store::{Tx, next_position, random_id};
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
@@ -190,6 +191,22 @@ pub async fn merge_guest(
     insert_items(tx, &id, items).await
 }
 
+#[derive(sqlx::FromRow)]
+struct ListRow {
+    id: String,
+    name: String,
+    is_public: i64,
+    token: String,
+}
+
+#[derive(sqlx::FromRow)]
+struct ItemRow {
+    wishlist_id: String,
+    id: String,
+    product_id: i64,
+    variant_id: i64,
+}
+
 async fn load(
     conn: &mut sqlx::AnyConnection,
     state: &AppState,
@@ -197,13 +214,13 @@ async fn load(
     only: Option<&str>,
     page: u64,
 ) -> ApiResult<Vec<Wishlist>> {
-    let lists: Vec<(String, String, i64, String)> = sqlx::query_as(
+    let lists: Vec<ListRow> = sqlx::query_as(
         "SELECT id, name, is_public, token FROM wishlist WHERE customer_id = $1 ORDER BY position",
     )
     .bind(customer)
     .fetch_all(&mut *conn)
     .await?;
-    let items: Vec<(String, String, i64, i64)> = sqlx::query_as(
+    let items: Vec<ItemRow> = sqlx::query_as(
         "SELECT wi.wishlist_id, wi.id, wi.product_id, wi.variant_id FROM wishlist_item wi \
          JOIN wishlist w ON w.id = wi.wishlist_id WHERE w.customer_id = $1 ORDER BY wi.position",
     )
@@ -213,20 +230,22 @@ async fn load(
     let catalog = state.catalog();
     Ok(lists
         .into_iter()
-        .filter(|(id, ..)| only.is_none_or(|o| o == id))
-        .map(|(id, name, is_public, token)| {
-            let all: Vec<_> = items.iter().filter(|(w, ..)| *w == id).collect();
+        .filter(|list| only.is_none_or(|o| o == list.id))
+        .map(|list| {
+            let all: Vec<_> = items.iter().filter(|i| i.wishlist_id == list.id).collect();
             let total = all.len() as u64;
             let skip = page.saturating_sub(1).saturating_mul(PER_PAGE);
             let page_items: Vec<WishlistItem> = all
                 .into_iter()
                 .skip(usize::try_from(skip).unwrap_or(usize::MAX))
                 .take(PER_PAGE as usize)
-                .map(|(_, item, p, v)| WishlistItem {
-                    id: item.clone(),
-                    product_id: *p as u64,
-                    variant_id: *v as u64,
-                    name: catalog.product(*p as u64).map(|p| p.name.clone()),
+                .map(|item| WishlistItem {
+                    id: item.id.clone(),
+                    product_id: item.product_id as u64,
+                    variant_id: item.variant_id as u64,
+                    name: catalog
+                        .product(item.product_id as u64)
+                        .map(|p| p.name.clone()),
                 })
                 .collect();
             Wishlist {
@@ -238,11 +257,11 @@ async fn load(
                     total_pages: total.div_ceil(PER_PAGE).max(1),
                 },
                 items: page_items,
-                id,
+                id: list.id,
                 customer_id: customer.to_string(),
-                name,
-                is_public: is_public != 0,
-                token,
+                name: list.name,
+                is_public: list.is_public != 0,
+                token: list.token,
             }
         })
         .collect())

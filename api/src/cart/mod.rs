@@ -1,6 +1,7 @@
-//! The cart: create, read, add items, change a quantity, remove an item, delete. Identified by a
-//! per-market cookie holding a random id; priced from the store's catalog rows and checked against
-//! live stock inside one write transaction, so nothing changes when a check fails.
+//! The cart: create, read, add items, change a quantity, remove an item, delete, and what happens
+//! to it at sign-in and sign-out. Identified by a per-market cookie holding a random id; priced by
+//! the bag and checked against live stock inside one write transaction, so nothing changes when a
+//! check fails. The only writer of `cart` and `cart_item`.
 
 mod input;
 mod variants;
@@ -9,17 +10,19 @@ mod view;
 pub use input::*;
 pub use view::*;
 
-use crate::AppState;
+use crate::bag::{self, LineOption, priced_lines, stored_lines};
 use crate::error::{ApiError, ApiResult, copy};
 use crate::json::StrictJson;
-use crate::session::{CookieJar, Shopper};
+use crate::session::{CookieJar, Shopper, cart_cookie_name, cookie};
+use crate::state::AppState;
 use crate::stock::availability;
-use crate::store::{Tx, next_position, random_id};
+use crate::store::{Db, Tx, next_position, random_id};
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::http::HeaderValue;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use domain::market::Market;
+use domain::market::{MARKETS, Market};
 use serde::Serialize;
 use std::collections::HashMap;
 use utoipa_axum::router::OpenApiRouter;
@@ -131,7 +134,7 @@ async fn touch(tx: &mut Tx, cart_id: &str, now: i64) -> ApiResult<()> {
 
 /// Moves every line of `from` into `into` (the sign-in merge), capping merged quantities at the
 /// stock now available so the merged cart never claims more than can be sold; then deletes `from`.
-pub async fn merge_into(
+async fn merge_into(
     tx: &mut Tx,
     state: &AppState,
     market: &Market,
@@ -168,6 +171,89 @@ pub async fn merge_into(
     touch(tx, into, state.now()).await
 }
 
+/// The cart at sign-in (§4), for `shopper` just signed in: the customer's saved cart replaces
+/// the browser's current one unless the current one has items, which are then merged into the
+/// saved cart; a current cart with no saved one becomes the customer's. Answers the customer's
+/// cart now, if they have one.
+pub async fn adopt_at_sign_in(
+    tx: &mut Tx,
+    state: &AppState,
+    shopper: &Shopper,
+) -> ApiResult<Option<CartRow>> {
+    let customer_id = shopper.customer()?;
+    let market = shopper.market;
+    let current = match shopper.cart_cookie().ok().flatten() {
+        Some(id) => load_cart(tx, state.db(), shopper, &id, true).await?,
+        None => None,
+    };
+    let sql = format!(
+        "SELECT id FROM cart WHERE customer_id = $1 AND market = $2 ORDER BY updated_at DESC, id{}",
+        state.db().for_update()
+    );
+    let saved: Option<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        .bind(customer_id)
+        .bind(market.code)
+        .fetch_all(&mut **tx)
+        .await?
+        .into_iter()
+        .find(|id: &String| current.as_ref().is_none_or(|c| &c.id != id));
+    let id = match (current, saved) {
+        (Some(current), Some(saved)) => {
+            if item_count(tx, &current.id).await? > 0 {
+                merge_into(tx, state, &market, &current.id, &saved).await?;
+            } else {
+                delete(tx, &current.id).await?;
+            }
+            Some(saved)
+        }
+        (Some(current), None) => {
+            sqlx::query("UPDATE cart SET customer_id = $1 WHERE id = $2")
+                .bind(customer_id)
+                .bind(&current.id)
+                .execute(&mut **tx)
+                .await?;
+            Some(current.id)
+        }
+        (None, saved) => saved,
+    };
+    Ok(id.map(|id| CartRow {
+        id,
+        customer_id: Some(customer_id.to_string()),
+    }))
+}
+
+/// The carts at sign-out: a cart of the customer's that this browser holds is not left to the
+/// next shopper on it. This market's is replaced by a fresh guest cart, the other markets'
+/// cookies are cleared. Answers the cookies to set.
+pub async fn leave_at_sign_out(
+    tx: &mut Tx,
+    state: &AppState,
+    shopper: &Shopper,
+    customer_id: &str,
+) -> ApiResult<Vec<HeaderValue>> {
+    let mut cookies = Vec::new();
+    for market in MARKETS {
+        let name = cart_cookie_name(&market);
+        let Some(cart_id) = cookie(&shopper.headers, &name) else {
+            continue;
+        };
+        let owner: Option<Option<String>> =
+            sqlx::query_scalar("SELECT customer_id FROM cart WHERE id = $1")
+                .bind(cart_id)
+                .fetch_optional(&mut **tx)
+                .await?;
+        if owner.flatten().as_deref() == Some(customer_id) {
+            if market == shopper.market {
+                let fresh = create(tx, &market, None, state.now()).await?;
+                cookies.push(shopper.cart_cookie_set(&fresh.id, state));
+            } else {
+                cookies.push(shopper.cart_cookie_clear(&market));
+            }
+        }
+    }
+    Ok(cookies)
+}
+
 /// The checkout's re-read of the bag: a line above the stock left is reduced to it (lines of one
 /// variant share what is left, in bag order). Sold-out lines stay as they are, for the shopper to
 /// remove. Answers the reduced lines with the quantity each had.
@@ -177,7 +263,7 @@ pub async fn reduce_to_stock(
     market: &Market,
     cart: &CartRow,
 ) -> ApiResult<HashMap<String, i64>> {
-    let lines = priced_lines(tx, state, market, cart).await?;
+    let lines = priced_lines(tx, state, market, &cart.id).await?;
     let ids: Vec<u64> = lines.iter().map(|(l, _)| l.variant_id).collect();
     let stock = availability(tx, state, market, &ids).await?;
     let mut left: HashMap<u64, i64> = stock
@@ -209,10 +295,7 @@ pub async fn reduce_to_stock(
 }
 
 pub async fn delete(tx: &mut Tx, cart_id: &str) -> ApiResult<()> {
-    sqlx::query("DELETE FROM cart_promotion WHERE cart_id = $1")
-        .bind(cart_id)
-        .execute(&mut **tx)
-        .await?;
+    bag::forget_discounts(tx, cart_id).await?;
     sqlx::query("DELETE FROM cart_item WHERE cart_id = $1")
         .bind(cart_id)
         .execute(&mut **tx)
@@ -222,6 +305,30 @@ pub async fn delete(tx: &mut Tx, cart_id: &str) -> ApiResult<()> {
         .execute(&mut **tx)
         .await?;
     Ok(())
+}
+
+/// Guest carts untouched since `$1`: their cookie has expired, so nobody can open them again. A
+/// `SELECT` of their ids, for the owners of what hangs off a cart to purge theirs with them.
+pub const STALE_GUEST_CARTS: &str =
+    "SELECT id FROM cart WHERE customer_id IS NULL AND updated_at < $1";
+
+/// The janitor's part: deletes guest carts untouched since `before` with their lines and stored
+/// promotions; answers how many carts.
+pub async fn purge_stale(tx: &mut Tx, before: i64) -> ApiResult<u64> {
+    bag::forget_discounts_of(tx, STALE_GUEST_CARTS, before).await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DELETE FROM cart_item WHERE cart_id IN ({STALE_GUEST_CARTS})"
+    )))
+    .bind(before)
+    .execute(&mut **tx)
+    .await?;
+    Ok(sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DELETE FROM cart WHERE id IN ({STALE_GUEST_CARTS})"
+    )))
+    .bind(before)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected())
 }
 
 pub async fn item_count(conn: &mut sqlx::AnyConnection, cart_id: &str) -> ApiResult<i64> {
@@ -237,6 +344,26 @@ pub async fn item_count(conn: &mut sqlx::AnyConnection, cart_id: &str) -> ApiRes
 
 fn with_cookies(status: StatusCode, jar: CookieJar, body: impl Serialize) -> Response {
     (status, jar.into_headers(), Json(body)).into_response()
+}
+
+/// The cart id in the shopper's cookie for this market, or 404 with the spec's no-cart copy.
+pub fn cart_id(shopper: &Shopper) -> ApiResult<String> {
+    shopper
+        .cart_cookie()?
+        .ok_or_else(|| ApiError::no_cart(copy::NO_CART))
+}
+
+/// `load_cart`, with a cart the shopper may not use as 404 and the spec's no-cart copy.
+pub async fn require_cart(
+    conn: &mut sqlx::AnyConnection,
+    db: &Db,
+    shopper: &Shopper,
+    cart_id: &str,
+    lock: bool,
+) -> ApiResult<CartRow> {
+    load_cart(conn, db, shopper, cart_id, lock)
+        .await?
+        .ok_or_else(|| ApiError::no_cart(copy::NO_CART))
 }
 
 /// Opens a write transaction and the shopper's cart (locked), or answers `no_cart` with the
@@ -260,13 +387,9 @@ async fn open_for_write(
 #[utoipa::path(get, path = "/cart", tag = "cart", params(("market" = Option<String>, Query)),
     responses((status = 200, body = CartView), (status = 404, body = crate::error::ErrorBody)))]
 async fn get_cart(State(state): State<AppState>, shopper: Shopper) -> ApiResult<Json<CartView>> {
-    let cart_id = shopper
-        .cart_cookie()?
-        .ok_or_else(|| ApiError::no_cart(copy::NO_CART))?;
+    let cart_id = cart_id(&shopper)?;
     let mut conn = state.db().pool().acquire().await?;
-    let cart = load_cart(&mut conn, state.db(), &shopper, &cart_id, false)
-        .await?
-        .ok_or_else(|| ApiError::no_cart(copy::NO_CART))?;
+    let cart = require_cart(&mut conn, state.db(), &shopper, &cart_id, false).await?;
     Ok(Json(
         render(&mut conn, &state, &shopper.market, &cart).await?,
     ))

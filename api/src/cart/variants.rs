@@ -2,11 +2,12 @@
 //! price in the market's currency, the options, whether it can be bought, and live stock — priced
 //! and stocked exactly as a bag line would be (the store's prices, the stock snapshot).
 
-use super::view::{LineOption, decimal, line_url, prices, variant_options};
-use crate::AppState;
+use super::view::{line_url, variant_options};
+use crate::bag::{LineOption, decimal, variant_prices};
 use crate::error::ApiResult;
 use crate::session::market_from_query;
-use crate::stock::{VariantStock, id_list};
+use crate::state::AppState;
+use crate::stock::id_list;
 use axum::Json;
 use axum::extract::{RawQuery, State};
 use serde::Serialize;
@@ -73,38 +74,27 @@ async fn variant_summaries(
         }
     }
     let mut conn = state.db().pool().acquire().await?;
-    let priced = prices(&mut conn, &market, &ids).await?;
+    let prices = variant_prices(&mut conn, &market, &ids).await?;
     let deduct = state.config().deduct_location_2_outside_uk;
     let snapshot = state.stock_snapshot();
     let mut data = Vec::with_capacity(ids.len());
     let mut unknown = Vec::new();
     for id in ids {
-        let (Some((product, variant)), Some((sku, list, sale))) = (found.get(&id), priced.get(&id))
-        else {
+        let (Some((product, variant)), Some(price)) = (found.get(&id), prices.get(&id)) else {
             unknown.push(id);
             continue;
         };
-        let live = match snapshot.get(&id) {
-            Some(row) => VariantStock::new(id, &row.in_market(&market, deduct)),
-            None => VariantStock::new(
-                id,
-                &crate::stock::Availability {
-                    tracked: true,
-                    recorded: false,
-                    available: 0,
-                },
-            ),
-        };
+        let live = crate::stock::shown(&snapshot, &market, deduct, id);
         data.push(VariantSummary {
             product_id: product.id,
             variant_id: id,
-            sku: sku.clone(),
+            sku: price.sku.clone(),
             name: product.name.clone(),
             url: market.path(&line_url(product, variant)),
             image_url: variant.image_url.clone(),
             is_gift_card: product.is_gift_card,
-            list_price: decimal(*list),
-            sale_price: decimal(sale.unwrap_or(*list)),
+            list_price: decimal(price.list),
+            sale_price: decimal(price.unit),
             options: variant_options(product, variant),
             purchasable: !variant.purchasing_disabled && !live.sold_out,
             available_to_sell: live.available_to_sell,

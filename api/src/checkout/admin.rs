@@ -6,9 +6,9 @@
 
 use super::orders;
 use super::payment::{self, OrderPayment};
-use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::session::is_token;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};

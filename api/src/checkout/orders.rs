@@ -1,12 +1,14 @@
-//! Orders: created by an authorised express checkout from the bag at the server's prices, with the
-//! stock they take (and, when the payment fails, give back) per warehouse; the order confirmation
+//! Orders: created by either checkout from the bag at the server's prices, with the stock they
+//! take (and, when the payment fails, give back) per warehouse; the order confirmation
 //! (`GET /orders/{checkout_id}/{order_id}`) and the signed-in customer's order history of the
-//! last 12 months (`GET /customer/orders`, §9).
+//! last 12 months (`GET /customer/orders`, §9). The only writer of `shop_order` and
+//! `shop_order_line`.
 
-use crate::AppState;
-use crate::cart::{LineOption, PricedBag, PricedLine};
+use crate::account::address::AddressInput;
+use crate::bag::{LineOption, PricedBag, PricedLine, decimal, extended, minor_units};
 use crate::error::{ApiError, ApiResult};
 use crate::session::Shopper;
+use crate::state::AppState;
 use crate::store::{Tx, next_position, random_id};
 use axum::Json;
 use axum::extract::{Path, State};
@@ -80,21 +82,12 @@ pub async fn create(tx: &mut Tx, state: &AppState, order: NewOrder<'_>) -> ApiRe
     let id = random_id(16);
     let number = order_number();
     let deduct = state.config().deduct_location_2_outside_uk;
-    let tracked: HashMap<u64, bool> = crate::stock::availability(
-        tx,
-        state,
-        order.market,
-        &order
-            .bag
-            .lines
-            .iter()
-            .map(|(l, _)| l.variant_id)
-            .collect::<Vec<_>>(),
-    )
-    .await?
-    .into_iter()
-    .map(|(v, a)| (v, a.tracked))
-    .collect();
+    let tracked: HashMap<u64, bool> =
+        crate::stock::availability(tx, state, order.market, &order.bag.variant_ids())
+            .await?
+            .into_iter()
+            .map(|(v, a)| (v, a.tracked))
+            .collect();
     // Take the stock first, variant by variant in ascending id order (the lock order).
     let mut order_of_taking: Vec<usize> = (0..order.bag.lines.len()).collect();
     order_of_taking.sort_by_key(|&i| (order.bag.lines[i].0.variant_id, i));
@@ -115,8 +108,7 @@ pub async fn create(tx: &mut Tx, state: &AppState, order: NewOrder<'_>) -> ApiRe
         .await?
         .ok_or_else(|| ApiError::stock_exceeded(&format!("{}[{i}].quantity", order.lines_field)))?;
     }
-    let goods = order.bag.amount();
-    let total = goods + order.shipping;
+    let total = order.bag.total_with(order.shipping);
     sqlx::query(
         "INSERT INTO shop_order (id, number, checkout_id, customer_id, market, currency, status, \
          payment_status, payment_method, subtotal, discount, shipping, total, shipping_option_id, \
@@ -149,13 +141,7 @@ pub async fn create(tx: &mut Tx, state: &AppState, order: NewOrder<'_>) -> ApiRe
     .execute(&mut **tx)
     .await?;
     for (i, (line, options)) in order.bag.lines.iter().enumerate() {
-        let off = order
-            .bag
-            .discounts
-            .lines
-            .get(&line.item_id)
-            .map(|d| d.discount + d.coupon)
-            .unwrap_or(0);
+        let off = order.bag.discounts.line(&line.item_id).total();
         sqlx::query(
             "INSERT INTO shop_order_line (id, order_id, product_id, variant_id, sku, name, \
              quantity, list_price, unit_price, discount, options, allocations, position) \
@@ -183,14 +169,14 @@ pub async fn create(tx: &mut Tx, state: &AppState, order: NewOrder<'_>) -> ApiRe
     Ok(Created { id, number, total })
 }
 
-/// A line's options as the bag shows them: Color / Size / Length (Design on gift cards) from the
-/// variant, then the shopper's modifiers.
+/// A line's options as the bag shows them (only the shopper's modifiers when the variant has left
+/// the catalog).
 fn line_options(state: &AppState, line: &PricedLine, modifiers: &[LineOption]) -> Vec<LineOption> {
     let catalog = state.catalog();
-    let chosen = crate::catalog::find_variant(&catalog, line.product_id, line.variant_id)
-        .map(|(product, variant)| crate::cart::variant_options(product, variant))
-        .unwrap_or_default();
-    [chosen, modifiers.to_vec()].concat()
+    match crate::catalog::find_variant(&catalog, line.product_id, line.variant_id) {
+        Some((product, variant)) => crate::cart::line_options(product, variant, modifiers),
+        None => modifiers.to_vec(),
+    }
 }
 
 /// Marks a paid order Confirmed; false when it was no longer Pending (settled by someone else).
@@ -390,7 +376,7 @@ pub async fn queue_confirmation_mail(
             line.quantity,
             line.name,
             options.join(", "),
-            money((line.extended_sale_price * 100.0).round() as i64)
+            money(minor_units(line.extended_sale_price))
         ));
     }
     body.push_str(&format!(
@@ -400,7 +386,7 @@ pub async fn queue_confirmation_mail(
         money(shipping),
         money(total)
     ));
-    crate::misc::queue_mail(
+    crate::mail::queue_mail(
         tx,
         &email,
         &format!("Your order {number}"),
@@ -472,9 +458,9 @@ pub struct OrderView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub delivery_address: Option<crate::account::AddressInput>,
+    pub delivery_address: Option<AddressInput>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub billing_address: Option<crate::account::AddressInput>,
+    pub billing_address: Option<AddressInput>,
     /// Present (possibly null) on the confirmation: null when the order belongs to a customer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub guest_account: Option<Option<GuestAccount>>,
@@ -528,13 +514,9 @@ const ORDER_COLUMNS: &str = "id, number, status, payment_status, payment_method,
     currency, created_at, subtotal, discount, shipping, total, shipping_option_name, customer_id, \
     owner_hash, email, shipping_address, billing_address";
 
-fn decimal(minor: i64) -> f64 {
-    minor as f64 / 100.0
-}
-
 /// A stored address in the address book's shape: checkout addresses are stored in it; express
 /// orders store the wallet's contact, which is mapped field by field.
-fn address_view(stored: &str) -> Option<crate::account::AddressInput> {
+fn address_view(stored: &str) -> Option<AddressInput> {
     let v: serde_json::Value = serde_json::from_str(stored).ok()?;
     if v.get("given_name").is_none() {
         return serde_json::from_value(v).ok();
@@ -544,7 +526,7 @@ fn address_view(stored: &str) -> Option<crate::account::AddressInput> {
         .as_array()
         .map(|l| l.iter().filter_map(|x| x.as_str()).collect())
         .unwrap_or_default();
-    Some(crate::account::AddressInput {
+    Some(AddressInput {
         first_name: text("given_name"),
         last_name: text("family_name"),
         street_name: lines.join(", "),
@@ -596,7 +578,7 @@ async fn order_view(
                 list_price: decimal(l.list_price),
                 sale_price: decimal(l.unit_price),
                 discount_amount: decimal(l.discount),
-                extended_sale_price: decimal(l.unit_price * l.quantity),
+                extended_sale_price: decimal(extended(l.unit_price, l.quantity)),
                 options,
             })
         })
@@ -626,10 +608,8 @@ async fn order_view(
         let guest = match row.customer_id {
             Some(_) => None,
             None => {
-                let exists: Option<String> =
-                    sqlx::query_scalar("SELECT id FROM customer WHERE email = $1")
-                        .bind(crate::auth::normalise_email(&row.email))
-                        .fetch_optional(&mut *conn)
+                let exists =
+                    crate::account::id_by_email(conn, &crate::fields::normalise_email(&row.email))
                         .await?;
                 Some(GuestAccount {
                     email: row.email.clone(),
@@ -719,7 +699,7 @@ async fn owned_order(
 /// A guest order's email and billing address, for the account made from its confirmation.
 pub struct GuestOrder {
     pub email: String,
-    pub billing_address: Option<crate::account::AddressInput>,
+    pub billing_address: Option<AddressInput>,
     pub owner_hash: String,
 }
 

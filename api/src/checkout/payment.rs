@@ -4,9 +4,10 @@
 //! orders, so an order is settled one way whoever asks.
 
 use super::orders;
-use crate::AppState;
-use crate::error::ApiResult;
+use super::standard::record;
+use crate::error::{ApiResult, copy};
 use crate::payments::{Amount, Authorise, Outcome, Provider, ProviderError};
+use crate::state::AppState;
 use domain::market::Market;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -94,7 +95,7 @@ pub fn settled_already(order: &OrderPayment) -> Option<Settled> {
     match order.status.as_str() {
         "Pending" => None,
         "Cancelled" if order.payment_status == "failed" => Some(Settled::Refused {
-            reason: super::express_copy::PAYMENT_FAILED.into(),
+            reason: copy::PAYMENT_FAILED.into(),
         }),
         "Cancelled" | "Refunded" => Some(Settled::Refused {
             reason: "This order was cancelled.".into(),
@@ -154,7 +155,7 @@ pub async fn authorise(
         // Refused outright: nothing happened at the provider.
         Err(ProviderError::Rejected { message, .. }) => {
             tracing::info!(order = %order.id, %message, "payment request refused by the provider");
-            fail(state, order, None, super::express_copy::PAYMENT_FAILED).await
+            fail(state, order, None, copy::PAYMENT_FAILED).await
         }
         Err(e) => {
             tracing::warn!(order = %order.id, error = %e, "payment outcome unknown; the order stays Pending");
@@ -209,7 +210,7 @@ async fn confirm(state: &AppState, order: &OrderPayment, psp: &str) -> ApiResult
     let mut tx = state.db().write().await?;
     let now = state.now();
     if orders::mark_paid(&mut tx, &order.id, psp, now).await? {
-        super::standard::close_after_order(&mut tx, state, order, now).await?;
+        record::close_after_order(&mut tx, state, &order.checkout_id, &order.id, now).await?;
     }
     tx.commit().await?;
     Ok(Settled::Confirmed)

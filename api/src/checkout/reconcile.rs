@@ -6,11 +6,11 @@
 //! stock returned. While the provider cannot be reached the order waits for the next pass.
 
 use super::payment::{self, OrderPayment, Settled};
-use crate::AppState;
+use crate::state::AppState;
 
-/// How long a Pending order may wait for its payment before it is settled: longer than any
-/// provider answer (25 s at most) and any 3-D Secure page a shopper is still on.
-pub const PENDING_LIMIT_SECS: i64 = 15 * 60;
+/// How long a Pending order may wait for its payment before it is settled (the default of
+/// `Config::pending_order_limit_secs`).
+pub use super::config::PENDING_LIMIT_SECS;
 
 /// One pass; answers how many orders were settled.
 pub async fn reconcile_stale(state: &AppState) -> anyhow::Result<u64> {

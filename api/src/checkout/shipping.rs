@@ -1,10 +1,10 @@
-//! Where an express checkout may ship and how (§5 "Express checkout, GBP"): the country rule, the
+//! Where a checkout may ship and how (§5 "Express checkout, GBP"): the country rule, the
 //! market's shipping options (rows of `shipping_option`, seeded by migration 5) and the rules that
 //! filter them by name, and whether the bag can leave entirely from the main warehouse.
 
-use crate::AppState;
-use crate::cart::PricedLine;
+use crate::bag::PricedBag;
 use crate::error::ApiResult;
+use crate::state::AppState;
 use crate::stock::availability;
 use domain::market::{Market, UK};
 use serde::Serialize;
@@ -64,12 +64,20 @@ pub fn option_allowed(name: &str, market: &Market, country: &str, all_in_main: b
     true
 }
 
+#[derive(sqlx::FromRow)]
+struct OptionRow {
+    id: String,
+    name: String,
+    detail: String,
+    price: i64,
+}
+
 /// The market's options in sheet order.
 pub async fn market_options(
     conn: &mut sqlx::AnyConnection,
     market: &Market,
 ) -> ApiResult<Vec<ShippingOption>> {
-    let rows: Vec<(String, String, String, i64)> = sqlx::query_as(
+    let rows: Vec<OptionRow> = sqlx::query_as(
         "SELECT id, name, detail, price FROM shipping_option WHERE market = $1 ORDER BY position, id",
     )
     .bind(market.code)
@@ -77,11 +85,11 @@ pub async fn market_options(
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(id, label, detail, amount_minor)| ShippingOption {
-            id,
-            label,
-            detail,
-            amount_minor,
+        .map(|row| ShippingOption {
+            id: row.id,
+            label: row.name,
+            detail: row.detail,
+            amount_minor: row.price,
         })
         .collect())
 }
@@ -93,10 +101,10 @@ pub async fn all_in_main_warehouse(
     conn: &mut sqlx::AnyConnection,
     state: &AppState,
     market: &Market,
-    lines: &[PricedLine],
+    bag: &PricedBag,
 ) -> ApiResult<bool> {
     let mut wanted: HashMap<u64, i64> = HashMap::new();
-    for l in lines {
+    for (l, _) in &bag.lines {
         *wanted.entry(l.variant_id).or_insert(0) += l.quantity;
     }
     let ids: Vec<u64> = wanted.keys().copied().collect();
@@ -114,9 +122,9 @@ pub async fn options_for(
     state: &AppState,
     market: &Market,
     country: &str,
-    lines: &[PricedLine],
+    bag: &PricedBag,
 ) -> ApiResult<Vec<ShippingOption>> {
-    let all_in_main = all_in_main_warehouse(conn, state, market, lines).await?;
+    let all_in_main = all_in_main_warehouse(conn, state, market, bag).await?;
     Ok(market_options(conn, market)
         .await?
         .into_iter()

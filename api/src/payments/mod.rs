@@ -5,6 +5,7 @@
 //! Checkout API over HTTP. Card numbers never reach this interface: the browser hands them to the
 //! provider's tokenisation endpoint and the API passes on only the token.
 
+pub mod client;
 pub mod config;
 pub mod remote;
 pub mod sandbox;

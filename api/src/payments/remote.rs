@@ -5,8 +5,8 @@
 //! order is reconciled), `POST /v2/payments/{id}/captures`, `POST …/release-authorization` (or
 //! `DELETE /v2/payments/{id}` for one still waiting for the shopper) and `POST …/refunds`.
 
+use super::client::Client;
 use super::{Amount, Authorise, Created, MethodInfo, Outcome, Provider, ProviderError};
-use crate::checkout::provider::Client;
 use crate::upstream;
 use reqwest::{Method, StatusCode};
 use serde::Deserialize;

@@ -1,23 +1,27 @@
-//! Promotions: the feature flag and configuration of the outside promotions engine, the bag sync
-//! (`POST /cart/promotions`: the cart from the store, priced by the server, evaluated by the
-//! engine), and turning the engine's effects into discounts the cart view shows.
+//! Promotions: the bag sync with the outside promotions engine (`POST /cart/promotions`: the cart
+//! from the store, priced by the server, evaluated by the engine), and turning the engine's
+//! effects into the discounts the bag stores. Its settings are in `config`, its client in
+//! `client`.
 
 pub mod client;
+pub mod config;
 
-use crate::AppState;
-use crate::cart::{CartRow, CartView, PricedLine, load_cart, priced_lines, render_after_commit};
-use crate::error::{ApiError, ApiResult, copy};
+/// The bag's discounts are what an evaluation grants (they were defined here).
+pub use crate::bag::{Discounts, LineDiscount};
+pub use config::PromotionsConfig;
+
+use crate::bag::{self, Grant, PricedLine, fingerprint, priced_lines};
+use crate::cart::{self, CartRow, CartView, render_after_commit};
+use crate::error::{ApiError, ApiResult};
 use crate::json::StrictJson;
 use crate::session::Shopper;
-use crate::upstream;
+use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use client::{AdditionalCost, CartItem, CartItemAttributes, CustomerSession, Effect};
-use domain::market::Market;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::time::Duration;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -26,212 +30,51 @@ use utoipa_axum::routes;
 /// it is priced 0; an engine rule that discounts it is how the engine grants free shipping.
 pub const SHIPPING_COST: &str = "shipping";
 
-/// The promotions engine's settings (docs/api.md, "Promotions").
-#[derive(Debug, Clone)]
-pub struct PromotionsConfig {
-    /// §9: on only when the setting is the string `true`.
-    pub enabled: bool,
-    pub base_url: String,
-    pub api_key: String,
-    /// The engine's store integration id per market (§7 "Region to store mapping UK, EU, US").
-    pub store_uk: String,
-    pub store_eu: String,
-    pub store_us: String,
-    /// Whole-request timeout of each call to the engine.
-    pub timeout: Duration,
-}
-
-impl Default for PromotionsConfig {
-    fn default() -> Self {
-        PromotionsConfig {
-            enabled: false,
-            base_url: String::new(),
-            api_key: String::new(),
-            store_uk: String::new(),
-            store_eu: String::new(),
-            store_us: String::new(),
-            timeout: Duration::from_millis(DEFAULT_TIMEOUT_MS),
-        }
-    }
-}
-
-pub const DEFAULT_TIMEOUT_MS: u64 = 3000;
-/// A bag must open in human time even when the engine hangs.
-pub const MAX_TIMEOUT_MS: u64 = 30_000;
-
-/// §9: on only for the string `true` (shared with the other outside services).
-pub use crate::upstream::flag_on;
-
-impl PromotionsConfig {
-    /// Reads `PROMOTIONS_*` from the environment.
-    pub fn from_env() -> anyhow::Result<PromotionsConfig> {
-        PromotionsConfig::from_vars(|name| std::env::var(name).ok())
-    }
-
-    /// Reads the settings through `get` (the environment, or a map in tests). With the flag on,
-    /// every connection setting is required, so a half-configured engine fails at start-up and
-    /// not on a shopper's bag.
-    pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> anyhow::Result<PromotionsConfig> {
-        let enabled = flag_on(get("PROMOTIONS_ENABLED").as_deref());
-        let timeout = upstream::timeout_setting(
-            &get,
-            "PROMOTIONS_TIMEOUT_MS",
-            DEFAULT_TIMEOUT_MS,
-            MAX_TIMEOUT_MS,
-        )?;
-        let mut config = PromotionsConfig {
-            enabled,
-            timeout,
-            ..PromotionsConfig::default()
-        };
-        if !enabled {
-            return Ok(config);
-        }
-        let required = |name: &str| upstream::required_setting(&get, name, "PROMOTIONS_ENABLED");
-        config.base_url = required("PROMOTIONS_BASE_URL")?;
-        config.api_key = required("PROMOTIONS_API_KEY")?;
-        config.store_uk = required("PROMOTIONS_STORE_UK")?;
-        config.store_eu = required("PROMOTIONS_STORE_EU")?;
-        config.store_us = required("PROMOTIONS_STORE_US")?;
-        Ok(config)
-    }
-
-    /// The engine's store for a market.
-    pub fn store_for(&self, market: &Market) -> &str {
-        match market.code {
-            "us" => &self.store_us,
-            "eu" => &self.store_eu,
-            _ => &self.store_uk,
-        }
-    }
-}
-
 // ---- effects -> discounts ------------------------------------------------------------------
-
-/// A line's discounts, minor units: from rules, and from rules a coupon triggered.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LineDiscount {
-    pub discount: i64,
-    pub coupon: i64,
-}
-
-/// What one evaluation granted, in minor units, clamped so nothing costs less than nothing.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Discounts {
-    /// By cart item id (positions are only meaningful for the list that was sent).
-    pub lines: BTreeMap<String, LineDiscount>,
-    /// Cart-level discount (`setDiscount`), and the part of it a coupon triggered.
-    pub cart: i64,
-    pub cart_coupon: i64,
-    pub free_shipping: bool,
-}
-
-impl Discounts {
-    pub fn total(&self) -> i64 {
-        self.cart
-            + self
-                .lines
-                .values()
-                .map(|l| l.discount + l.coupon)
-                .sum::<i64>()
-    }
-}
 
 /// An engine money value (major units, decimal) in minor units; negative, absent or absurd
 /// values grant nothing.
 fn minor(value: &serde_json::Value) -> i64 {
     match value.as_f64() {
-        Some(v) if v.is_finite() && v > 0.0 && v < 1e12 => (v * 100.0).round() as i64,
+        Some(v) if v.is_finite() && v > 0.0 && v < 1e12 => bag::minor_units(v),
         _ => 0,
     }
 }
 
-/// Applies the engine's effects to the lines that were sent (`lines[i]` is position `i`):
-/// `setDiscountPerItem` by position (summed over sub-positions), `setDiscount` on the cart, a
-/// discounted shipping cost as free shipping. Every discount is capped at what is left to pay,
-/// so a misconfigured rule cannot make a line or the bag negative. Other effect types (messages,
-/// coupon acceptance, loyalty) change no price and are ignored.
+/// Turns the engine's effects on the lines that were sent (`lines[i]` is position `i`) into the
+/// bag's discounts: `setDiscountPerItem` by position (summed over sub-positions), `setDiscount`
+/// on the cart, a discounted shipping cost as free shipping; the bag caps them
+/// (`Discounts::granted`). Other effect types (messages, coupon acceptance, loyalty) change no
+/// price and are ignored.
 pub fn apply_effects(lines: &[PricedLine], effects: &[Effect]) -> Discounts {
-    let mut out = Discounts::default();
-    let mut left: Vec<i64> = lines.iter().map(|l| l.unit * l.quantity).collect();
-    let mut cart_wanted = (0i64, 0i64);
+    let mut grants = Vec::new();
+    let mut free_shipping = false;
     for effect in effects {
         let coupon = effect
             .triggered_by_coupon
             .as_ref()
             .is_some_and(|c| !c.is_null());
-        let value = minor(&effect.props["value"]);
+        let amount = minor(&effect.props["value"]);
         match effect.effect_type.as_str() {
             "setDiscountPerItem" => {
-                let Some(i) = effect.props["position"].as_u64().map(|p| p as usize) else {
-                    continue;
-                };
-                let (Some(line), Some(rest)) = (lines.get(i), left.get_mut(i)) else {
-                    continue;
-                };
-                let granted = value.min(*rest);
-                *rest -= granted;
-                let entry = out.lines.entry(line.item_id.clone()).or_default();
-                if coupon {
-                    entry.coupon += granted;
-                } else {
-                    entry.discount += granted;
+                if let Some(position) = effect.props["position"].as_u64() {
+                    grants.push(Grant::Line {
+                        position: position as usize,
+                        amount,
+                        coupon,
+                    });
                 }
             }
-            "setDiscount" => {
-                if coupon {
-                    cart_wanted.1 += value;
-                } else {
-                    cart_wanted.0 += value;
-                }
-            }
+            "setDiscount" => grants.push(Grant::Cart { amount, coupon }),
             "setDiscountPerAdditionalCost"
                 if effect.props["additionalCost"].as_str() == Some(SHIPPING_COST) =>
             {
-                out.free_shipping = true;
+                free_shipping = true;
             }
             _ => {}
         }
     }
-    // The cart-level discount comes off what the per-item discounts left.
-    let mut rest: i64 = left.iter().sum();
-    let plain = cart_wanted.0.min(rest);
-    rest -= plain;
-    let coupon = cart_wanted.1.min(rest);
-    out.cart = plain + coupon;
-    out.cart_coupon = coupon;
-    out
-}
-
-/// Identifies the priced bag an evaluation was made for. A stored evaluation applies only while
-/// the bag is exactly this (same lines, quantities and prices); any change shows the bag without
-/// it until the next sync, instead of a discount computed for another bag.
-pub fn fingerprint(market: &Market, lines: &[PricedLine]) -> String {
-    let mut h = blake3::Hasher::new();
-    h.update(market.code.as_bytes());
-    for l in lines {
-        h.update(format!("\n{}:{}:{}:{}", l.item_id, l.variant_id, l.quantity, l.unit).as_bytes());
-    }
-    h.finalize().to_hex().to_string()
-}
-
-/// The stored evaluation of a cart, when it was made for the bag as it is now.
-pub async fn stored_discounts(
-    conn: &mut sqlx::AnyConnection,
-    cart_id: &str,
-    fingerprint: &str,
-) -> ApiResult<Option<Discounts>> {
-    let row: Option<(String, String)> =
-        sqlx::query_as("SELECT fingerprint, discounts FROM cart_promotion WHERE cart_id = $1")
-            .bind(cart_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-    match row {
-        Some((stored, json)) if stored == fingerprint => serde_json::from_str(&json)
-            .map(Some)
-            .map_err(|e| ApiError::Internal(anyhow::anyhow!("cart_promotion {cart_id}: {e}"))),
-        _ => Ok(None),
-    }
+    Discounts::granted(lines, &grants, free_shipping)
 }
 
 // ---- the sync endpoint ---------------------------------------------------------------------
@@ -275,7 +118,7 @@ fn cart_items(lines: &[PricedLine]) -> Vec<CartItem> {
             name: l.name.clone(),
             sku: l.sku.clone(),
             quantity: l.quantity,
-            price: l.unit as f64 / 100.0,
+            price: bag::decimal(l.unit),
             position,
             attributes: CartItemAttributes {
                 product_id: l.product_id,
@@ -289,12 +132,8 @@ async fn customer_email(state: &AppState, customer_id: Option<&str>) -> ApiResul
     let Some(id) = customer_id else {
         return Ok(None);
     };
-    Ok(
-        sqlx::query_scalar("SELECT email FROM customer WHERE id = $1")
-            .bind(id)
-            .fetch_optional(state.db().pool())
-            .await?,
-    )
+    let mut conn = state.db().pool().acquire().await?;
+    crate::account::email_of(&mut conn, id).await
 }
 
 /// Evaluates the bag with the promotions engine (§4, opening the bag): the signed-in shopper's
@@ -314,16 +153,11 @@ async fn sync_promotions(
     let Some(engine) = state.promotions() else {
         return Err(disabled());
     };
-    let cart_id = shopper
-        .cart_cookie()?
-        .ok_or_else(|| ApiError::no_cart(copy::NO_CART))?;
-    let no_cart = || ApiError::no_cart(copy::NO_CART);
+    let cart_id = cart::cart_id(&shopper)?;
     let (cart, lines) = {
         let mut conn = state.db().pool().acquire().await?;
-        let cart = load_cart(&mut conn, state.db(), &shopper, &cart_id, false)
-            .await?
-            .ok_or_else(no_cart)?;
-        let lines: Vec<PricedLine> = priced_lines(&mut conn, &state, &shopper.market, &cart)
+        let cart = cart::require_cart(&mut conn, state.db(), &shopper, &cart_id, false).await?;
+        let lines: Vec<PricedLine> = priced_lines(&mut conn, &state, &shopper.market, &cart.id)
             .await?
             .into_iter()
             .map(|(line, _)| line)
@@ -380,28 +214,9 @@ async fn save(
     fingerprint: &str,
     discounts: &Discounts,
 ) -> ApiResult<()> {
-    let json = serde_json::to_string(discounts).map_err(anyhow::Error::from)?;
     let mut tx = state.db().write().await?;
-    if load_cart(&mut tx, state.db(), shopper, &cart.id, true)
-        .await?
-        .is_none()
-    {
-        return Err(ApiError::no_cart(copy::NO_CART));
-    }
-    // Delete-then-insert: the one upsert both databases spell the same way.
-    sqlx::query("DELETE FROM cart_promotion WHERE cart_id = $1")
-        .bind(&cart.id)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query(
-        "INSERT INTO cart_promotion (cart_id, fingerprint, discounts, synced_at) VALUES ($1, $2, $3, $4)",
-    )
-    .bind(&cart.id)
-    .bind(fingerprint)
-    .bind(json)
-    .bind(state.now())
-    .execute(&mut *tx)
-    .await?;
+    cart::require_cart(&mut tx, state.db(), shopper, &cart.id, true).await?;
+    bag::save_discounts(&mut tx, &cart.id, fingerprint, discounts, state.now()).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -430,53 +245,6 @@ mod tests {
             props,
             triggered_by_coupon: coupon.then(|| json!(42)),
         }
-    }
-
-    #[test]
-    fn the_flag_is_on_only_for_the_string_true() {
-        assert!(flag_on(Some("true")));
-        for off in [
-            None,
-            Some(""),
-            Some("TRUE"),
-            Some("True"),
-            Some("1"),
-            Some("yes"),
-            Some(" true"),
-        ] {
-            assert!(!flag_on(off), "{off:?}");
-        }
-    }
-
-    #[test]
-    fn an_enabled_engine_needs_every_setting() {
-        let vars = crate::upstream::settings_from;
-        let off = PromotionsConfig::from_vars(vars(&[("PROMOTIONS_ENABLED", "yes")])).unwrap();
-        assert!(!off.enabled);
-        let e = PromotionsConfig::from_vars(vars(&[
-            ("PROMOTIONS_ENABLED", "true"),
-            ("PROMOTIONS_BASE_URL", "http://x"),
-        ]))
-        .unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "PROMOTIONS_API_KEY: required when PROMOTIONS_ENABLED is true"
-        );
-        let on = PromotionsConfig::from_vars(vars(&[
-            ("PROMOTIONS_ENABLED", "true"),
-            ("PROMOTIONS_BASE_URL", "http://x"),
-            ("PROMOTIONS_API_KEY", "k"),
-            ("PROMOTIONS_STORE_UK", "uk-store"),
-            ("PROMOTIONS_STORE_EU", "eu-store"),
-            ("PROMOTIONS_STORE_US", "us-store"),
-            ("PROMOTIONS_TIMEOUT_MS", "1500"),
-        ]))
-        .unwrap();
-        assert!(on.enabled);
-        assert_eq!(on.timeout, Duration::from_millis(1500));
-        assert_eq!(on.store_for(&domain::market::MARKETS[1]), on.store_us);
-        let e = PromotionsConfig::from_vars(vars(&[("PROMOTIONS_TIMEOUT_MS", "0")])).unwrap_err();
-        assert!(e.to_string().starts_with("PROMOTIONS_TIMEOUT_MS:"), "{e}");
     }
 
     #[test]

@@ -3,19 +3,17 @@
 //! filters, facet counts, sorts, pages). Both read the generator's per-market index, re-opened
 //! when a build publishes a new one.
 
+pub mod index;
 pub mod popular;
 
-use crate::AppState;
 use crate::error::{ApiError, ApiResult};
 use crate::session::Shopper;
-use ::search::{LiveIndex, MarketIndex, ParamError, SearchHit, Sort};
+use crate::state::AppState;
+use ::search::{ParamError, SearchHit, Sort};
 use axum::Json;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
-use popular::Popular;
 use serde::Serialize;
-use std::path::Path;
-use std::sync::Arc;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -24,32 +22,6 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(search_products))
         .routes(routes!(listing))
-}
-
-/// The per-market indexes and the popular-search counts.
-pub struct SearchService {
-    indexes: [LiveIndex; 3],
-    pub popular: Popular,
-}
-
-impl SearchService {
-    pub fn new(root: &Path, popular: Popular) -> SearchService {
-        SearchService {
-            indexes: domain::market::MARKETS.map(|m| LiveIndex::new(root, m.code)),
-            popular,
-        }
-    }
-
-    fn index(&self, market: &domain::market::Market) -> ApiResult<Arc<MarketIndex>> {
-        self.indexes[market.index()].get().map_err(|e| {
-            tracing::warn!(error = %e, market = market.code, "search index unavailable");
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "search_unavailable",
-                "Search is not available right now. Please try again shortly.",
-            )
-        })
-    }
 }
 
 fn param_error(e: ParamError) -> ApiError {

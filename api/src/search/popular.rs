@@ -1,7 +1,8 @@
 //! Popular Searches: the queries shoppers actually run (only those that found products), counted
 //! per market in memory and flushed to the store in the background, so a search never waits for
 //! a write. Suggestions for a typed query are the most-run queries that extend it, then the
-//! curated default list from the content export, then the most-run queries overall.
+//! curated default list from the content export, then the most-run queries overall. The only
+//! writer of `search_query`.
 
 use crate::store::Db;
 use std::collections::HashMap;

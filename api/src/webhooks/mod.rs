@@ -8,9 +8,12 @@
 pub mod events;
 pub mod replay;
 pub mod signature;
+pub mod sink;
 
-use crate::AppState;
+pub use sink::{ChangeSink, Origin, Webhooks};
+
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
@@ -19,51 +22,12 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use events::Change;
 use sha2::{Digest, Sha256};
-use std::sync::{Arc, OnceLock};
 
 pub const SIGNATURE_HEADER: &str = "x-amplience-webhook-signature";
 pub const SECRET_HEADER: &str = "x-webhook-secret";
 /// An explicit delivery id, when the sender (or a relay) provides one; otherwise the body's
 /// SHA-256 identifies the delivery (both senders put a timestamp or version in the body).
 pub const DELIVERY_ID_HEADER: &str = "x-webhook-delivery-id";
-
-/// Where webhook deliveries come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Origin {
-    Content,
-    Catalog,
-}
-
-/// Receives authenticated changes; implemented by the rebuild daemon of `storefront serve`/`dev`.
-pub trait ChangeSink: Send + Sync {
-    /// Queues changes; must return at once (the rebuild runs elsewhere).
-    fn submit(&self, origin: Origin, delivery: &str, changes: Vec<Change>);
-    /// The last rebuilds, newest first, for the status endpoint.
-    fn status(&self) -> serde_json::Value;
-}
-
-/// The webhook part of the API's state.
-pub struct Webhooks {
-    replay: replay::ReplayGuard,
-    sink: OnceLock<Arc<dyn ChangeSink>>,
-}
-
-impl Default for Webhooks {
-    fn default() -> Self {
-        Webhooks {
-            replay: replay::ReplayGuard::new(50_000, std::time::Duration::from_secs(24 * 3600)),
-            sink: OnceLock::new(),
-        }
-    }
-}
-
-impl Webhooks {
-    /// Attaches the rebuild daemon; only the first attachment counts.
-    pub fn attach(&self, sink: Arc<dyn ChangeSink>) -> bool {
-        self.sink.set(sink).is_ok()
-    }
-}
 
 /// The webhook routes, with their own body limit (larger than the shopper API's).
 pub fn router(state: AppState) -> Router {

@@ -1,12 +1,11 @@
-//! The signed-in customer: profile and its form fields (Title, Date of Birth, Preference Email,
-//! Preference Post, then any custom fields stored at registration), and the address book. Another
-//! customer's address answers 404.
+//! The customer's address book: list, add, read, replace and delete, and the checks every
+//! address form shares (§5: each required field with its own message, the countries delivered to
+//! and their states). The only writer of `address`; another customer's address answers 404.
 
-use crate::AppState;
-use crate::auth::{NameValue, TITLES};
 use crate::error::{ApiError, ApiResult};
 use crate::json::StrictJson;
 use crate::session::Shopper;
+use crate::state::AppState;
 use crate::store::{next_position, random_id};
 use axum::Json;
 use axum::extract::{Path, State};
@@ -20,7 +19,6 @@ use utoipa_axum::routes;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(get_customer, update_customer))
         .routes(routes!(list_addresses, create_address))
         .routes(routes!(get_address, update_address, delete_address))
 }
@@ -44,183 +42,6 @@ pub fn postal_code_label(country: &str) -> &'static str {
     } else {
         "Postcode"
     }
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct CustomerView {
-    pub id: String,
-    pub email: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub phone: String,
-    pub form_fields: Vec<FormField>,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct FormField {
-    pub name: String,
-    #[schema(value_type = Object)]
-    pub value: serde_json::Value,
-}
-
-/// `YYYY-MM-DD` with a plausible month and day.
-pub fn is_date(s: &str) -> bool {
-    let parts: Vec<&str> = s.split('-').collect();
-    let [y, m, d] = parts.as_slice() else {
-        return false;
-    };
-    let num = |t: &str, len: usize| {
-        (t.len() == len && t.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| t.parse::<u32>().ok())
-            .flatten()
-    };
-    matches!((num(y, 4), num(m, 2), num(d, 2)), (Some(y), Some(1..=12), Some(1..=31)) if (1900..=2100).contains(&y))
-}
-
-pub async fn load_customer(conn: &mut sqlx::AnyConnection, id: &str) -> ApiResult<CustomerView> {
-    type Row = (String, String, String, String, String, String, i64, i64);
-    let (email, first, last, phone, title, dob, pe, pp): Row = sqlx::query_as(
-        "SELECT email, first_name, last_name, phone, title, date_of_birth, preference_email, preference_post \
-         FROM customer WHERE id = $1",
-    )
-    .bind(id)
-    .fetch_optional(&mut *conn)
-    .await?
-    .ok_or_else(ApiError::unauthorized)?;
-    let custom: Vec<(String, String)> = sqlx::query_as(
-        "SELECT name, value FROM customer_form_field WHERE customer_id = $1 ORDER BY position, name",
-    )
-    .bind(id)
-    .fetch_all(&mut *conn)
-    .await?;
-    let field = |name: &str, value: serde_json::Value| FormField {
-        name: name.into(),
-        value,
-    };
-    let mut form_fields = vec![
-        field("Title", title.into()),
-        field("Date of Birth", dob.into()),
-        field("Preference Email", (pe != 0).into()),
-        field("Preference Post", (pp != 0).into()),
-    ];
-    form_fields.extend(custom.into_iter().map(|(n, v)| field(&n, v.into())));
-    Ok(CustomerView {
-        id: id.to_string(),
-        email,
-        first_name: first,
-        last_name: last,
-        phone,
-        form_fields,
-    })
-}
-
-/// The signed-in customer.
-#[utoipa::path(get, path = "/customer", tag = "account",
-    responses((status = 200, body = CustomerView), (status = 401, body = crate::error::ErrorBody)))]
-async fn get_customer(
-    State(state): State<AppState>,
-    shopper: Shopper,
-) -> ApiResult<Json<CustomerView>> {
-    let id = shopper.customer()?;
-    let mut conn = state.db().pool().acquire().await?;
-    Ok(Json(load_customer(&mut conn, id).await?))
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct UpdateCustomer {
-    pub first_name: Option<String>,
-    pub last_name: Option<String>,
-    pub phone: Option<String>,
-    /// Title, Date of Birth, Preference Email ("true"/"false"), Preference Post.
-    #[serde(default)]
-    pub form_fields: Vec<NameValue>,
-}
-
-fn as_flag(field: &str, value: &str) -> ApiResult<i64> {
-    match value {
-        "true" | "1" | "yes" => Ok(1),
-        "false" | "0" | "no" | "" => Ok(0),
-        _ => Err(ApiError::field(field, "must be true or false")),
-    }
-}
-
-/// Updates the profile and form fields.
-#[utoipa::path(put, path = "/customer", tag = "account", request_body = UpdateCustomer,
-    responses((status = 200, body = CustomerView), (status = 400, body = crate::error::ErrorBody),
-              (status = 401, body = crate::error::ErrorBody)))]
-async fn update_customer(
-    State(state): State<AppState>,
-    shopper: Shopper,
-    StrictJson(body): StrictJson<UpdateCustomer>,
-) -> ApiResult<Json<CustomerView>> {
-    let id = shopper.customer()?;
-    let mut sets: Vec<(&'static str, SqlValue)> = Vec::new();
-    for (name, value, label) in [
-        ("first_name", &body.first_name, "First name"),
-        ("last_name", &body.last_name, "Last name"),
-    ] {
-        if let Some(v) = value {
-            let n = v.trim().chars().count();
-            if !(2..=100).contains(&n) {
-                return Err(ApiError::field(
-                    name,
-                    format!("{label} must be from 2 to 100 characters"),
-                ));
-            }
-            sets.push((name, SqlValue::Text(v.trim().to_string())));
-        }
-    }
-    if let Some(p) = &body.phone {
-        if p.len() > 40 {
-            return Err(ApiError::field("phone", "Phone number is too long"));
-        }
-        sets.push(("phone", SqlValue::Text(p.trim().to_string())));
-    }
-    for (i, f) in body.form_fields.iter().enumerate() {
-        let field = format!("form_fields[{i}].value");
-        let (column, value) = match f.name.as_str() {
-            "Title" if TITLES.contains(&f.value.as_str()) => {
-                ("title", SqlValue::Text(f.value.clone()))
-            }
-            "Title" => return Err(ApiError::field(field, "Please select a title")),
-            "Date of Birth" if f.value.is_empty() || is_date(&f.value) => {
-                ("date_of_birth", SqlValue::Text(f.value.clone()))
-            }
-            "Date of Birth" => return Err(ApiError::field(field, "must be a date (YYYY-MM-DD)")),
-            "Preference Email" => (
-                "preference_email",
-                SqlValue::Int(as_flag(&field, &f.value)?),
-            ),
-            "Preference Post" => ("preference_post", SqlValue::Int(as_flag(&field, &f.value)?)),
-            _ => {
-                return Err(ApiError::field(
-                    format!("form_fields[{i}].name"),
-                    "is not a customer form field",
-                ));
-            }
-        };
-        sets.push((column, value));
-    }
-    let mut tx = state.db().write().await?;
-    for (column, value) in sets {
-        // Column names come from the fixed list above, never from the request.
-        let sql = format!("UPDATE customer SET {column} = $1 WHERE id = $2");
-        let q = sqlx::query(sqlx::AssertSqlSafe(sql));
-        let q = match value {
-            SqlValue::Text(t) => q.bind(t),
-            SqlValue::Int(n) => q.bind(n),
-        };
-        q.bind(id).execute(&mut *tx).await?;
-    }
-    let view = load_customer(&mut tx, id).await?;
-    tx.commit().await?;
-    Ok(Json(view))
-}
-
-enum SqlValue {
-    Text(String),
-    Int(i64),
 }
 
 #[derive(Debug, Deserialize, Serialize, ToSchema, Clone)]
@@ -348,33 +169,36 @@ pub fn validate_address(mut a: AddressInput) -> ApiResult<AddressInput> {
 }
 
 const ADDRESS_COLUMNS: &str = "id, first_name, last_name, street_name, house_number, city, state_or_province, postal_code, country_code, phone";
-type AddressRow = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-);
+#[derive(sqlx::FromRow)]
+struct AddressRow {
+    id: String,
+    first_name: String,
+    last_name: String,
+    street_name: String,
+    house_number: String,
+    city: String,
+    state_or_province: String,
+    postal_code: String,
+    country_code: String,
+    phone: String,
+}
 
-fn to_address(r: AddressRow) -> Address {
-    Address {
-        id: r.0,
-        fields: AddressInput {
-            first_name: r.1,
-            last_name: r.2,
-            street_name: r.3,
-            house_number: r.4,
-            city: r.5,
-            state_or_province: r.6,
-            postal_code: r.7,
-            country_code: r.8,
-            phone: r.9,
-        },
+impl From<AddressRow> for Address {
+    fn from(r: AddressRow) -> Address {
+        Address {
+            id: r.id,
+            fields: AddressInput {
+                first_name: r.first_name,
+                last_name: r.last_name,
+                street_name: r.street_name,
+                house_number: r.house_number,
+                city: r.city,
+                state_or_province: r.state_or_province,
+                postal_code: r.postal_code,
+                country_code: r.country_code,
+                phone: r.phone,
+            },
+        }
     }
 }
 
@@ -389,7 +213,7 @@ pub async fn find_address(
         .bind(customer)
         .fetch_optional(&mut *conn)
         .await?;
-    row.map(to_address).ok_or_else(ApiError::not_found)
+    row.map(Address::from).ok_or_else(ApiError::not_found)
 }
 
 /// The customer's addresses.
@@ -407,7 +231,7 @@ async fn list_addresses(
         .fetch_all(state.db().pool())
         .await?;
     Ok(Json(AddressList {
-        data: rows.into_iter().map(to_address).collect(),
+        data: rows.into_iter().map(Address::from).collect(),
     }))
 }
 
@@ -575,12 +399,5 @@ mod tests {
         })
         .unwrap();
         assert_eq!(uk.country_code, "GB");
-    }
-
-    #[test]
-    fn dates() {
-        assert!(is_date("1990-02-28"));
-        assert!(!is_date("1990-13-01"));
-        assert!(!is_date("90-1-1"));
     }
 }

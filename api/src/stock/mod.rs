@@ -2,13 +2,16 @@
 //! size / length rules the product page shows, and the low-stock (< 5) and sold-out (0) flags.
 //! Read from the store, which the catalog import fills.
 
-use crate::AppState;
+pub mod rows;
+
 use crate::error::{ApiError, ApiResult};
 use crate::session::market_from_query;
+use crate::state::AppState;
+use crate::store::placeholders;
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
 use domain::catalog::{OptionKind, Product};
-use domain::market::{Market, UK};
+use domain::market::Market;
 use serde::Serialize;
 use std::collections::HashMap;
 use utoipa::ToSchema;
@@ -21,101 +24,13 @@ pub const LOW_STOCK_BELOW: i64 = 5;
 pub const MAX_IDS: usize = 250;
 /// The location deducted outside the UK when the setting is on.
 pub use crate::inventory::SECOND_WAREHOUSE;
+pub use rows::{Availability, StockRow, StockSnapshot, stock_rows};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(by_variants))
         .routes(routes!(by_product))
         .routes(routes!(at_locations))
-}
-
-/// Sellable stock of one variant in one market.
-#[derive(Debug, Clone, Copy)]
-pub struct Availability {
-    /// False for products without inventory tracking (gift cards): never limited.
-    pub tracked: bool,
-    /// Whether any inventory record exists for the variant.
-    pub recorded: bool,
-    pub available: i64,
-}
-
-impl Availability {
-    /// The add-to-bag rule (§5): tracked stock must exist, be above zero, and cover the quantity.
-    pub fn allows(&self, total_quantity: i64) -> bool {
-        !self.tracked || (self.recorded && self.available > 0 && total_quantity <= self.available)
-    }
-}
-
-/// One variant's inventory as stored: enough to compute its availability in any market.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct StockRow {
-    pub tracked: bool,
-    pub records: i64,
-    /// Sum over enabled locations.
-    pub enabled_total: i64,
-    /// The enabled second warehouse's part of that sum.
-    pub enabled_second: i64,
-}
-
-impl StockRow {
-    /// Sellable units in `market`: every enabled location, less location 2 outside the UK when
-    /// the deduction setting is on. Oversold locations can report negative stock; nobody can buy
-    /// below zero.
-    pub fn in_market(&self, market: &Market, deduct_second_outside_uk: bool) -> Availability {
-        let mut units = self.enabled_total;
-        if deduct_second_outside_uk && market.code != UK.code {
-            units -= self.enabled_second;
-        }
-        Availability {
-            tracked: self.tracked,
-            recorded: self.records > 0,
-            available: units.max(0),
-        }
-    }
-}
-
-fn placeholders(from: usize, n: usize) -> String {
-    (from..from + n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// Stock rows for `variant_ids` (all variants when `None`); unknown variants are absent.
-pub async fn stock_rows(
-    conn: &mut sqlx::AnyConnection,
-    variant_ids: Option<&[u64]>,
-) -> ApiResult<HashMap<u64, StockRow>> {
-    let filter = match variant_ids {
-        Some([]) => return Ok(HashMap::new()),
-        Some(ids) => format!("WHERE cv.variant_id IN ({})", placeholders(1, ids.len())),
-        None => String::new(),
-    };
-    let sql = format!(
-        "SELECT cv.variant_id, cv.tracked, COUNT(i.variant_id), \
-         CAST(COALESCE(SUM(CASE WHEN i.enabled = 1 THEN i.available ELSE 0 END), 0) AS BIGINT), \
-         CAST(COALESCE(SUM(CASE WHEN i.enabled = 1 AND i.location_id = {SECOND_WAREHOUSE} \
-              THEN i.available ELSE 0 END), 0) AS BIGINT) \
-         FROM catalog_variant cv LEFT JOIN inventory i ON i.variant_id = cv.variant_id \
-         {filter} GROUP BY cv.variant_id, cv.tracked"
-    );
-    let mut q = sqlx::query_as::<_, (i64, i64, i64, i64, i64)>(sqlx::AssertSqlSafe(sql));
-    for id in variant_ids.unwrap_or_default() {
-        q = q.bind(*id as i64);
-    }
-    let rows = q.fetch_all(&mut *conn).await?;
-    Ok(rows
-        .into_iter()
-        .map(|(id, tracked, records, total, second)| {
-            let row = StockRow {
-                tracked: tracked != 0,
-                records,
-                enabled_total: total,
-                enabled_second: second,
-            };
-            (id as u64, row)
-        })
-        .collect())
 }
 
 /// Availability of `variant_ids` in `market`, read inside `conn` (the add-to-bag transaction);
@@ -152,6 +67,25 @@ fn snapshot_availability(
                 .map(|row| (*id, row.in_market(market, deduct)))
         })
         .collect()
+}
+
+/// A variant's live stock for display (the bag, the wishlist) from the snapshot: a variant with no
+/// stock rows shows as sold out.
+pub fn shown(
+    snapshot: &StockSnapshot,
+    market: &Market,
+    deduct_second_outside_uk: bool,
+    variant_id: u64,
+) -> VariantStock {
+    let a = snapshot
+        .get(&variant_id)
+        .map(|row| row.in_market(market, deduct_second_outside_uk))
+        .unwrap_or(Availability {
+            tracked: true,
+            recorded: false,
+            available: 0,
+        });
+    VariantStock::new(variant_id, &a)
 }
 
 #[derive(Serialize, ToSchema)]
@@ -443,6 +377,16 @@ pub struct InventoryList {
     pub data: Vec<InventoryRecord>,
 }
 
+/// One inventory location of a variant, as stored.
+#[derive(sqlx::FromRow)]
+struct LocationRow {
+    variant_id: i64,
+    sku: String,
+    location_id: i64,
+    enabled: i64,
+    available: i64,
+}
+
 /// Inventory at locations (1 = main warehouse, 2 = second), by variant ids, product ids or skus.
 #[utoipa::path(get, path = "/stock/locations", tag = "stock",
     params(("variant_ids" = Option<String>, Query), ("product_ids" = Option<String>, Query),
@@ -501,12 +445,19 @@ async fn at_locations(
              WHERE cv.variant_id IN ({}) ORDER BY cv.variant_id, i.location_id",
             placeholders(1, variant_ids.len())
         );
-        let mut query = sqlx::query_as::<_, (i64, String, i64, i64, i64)>(sqlx::AssertSqlSafe(sql));
+        let mut query = sqlx::query_as::<_, LocationRow>(sqlx::AssertSqlSafe(sql));
         for id in &variant_ids {
             query = query.bind(*id as i64);
         }
         let rows = query.fetch_all(state.db().pool()).await?;
-        for (variant_id, sku, location_id, enabled, available) in rows {
+        for LocationRow {
+            variant_id,
+            sku,
+            location_id,
+            enabled,
+            available,
+        } in rows
+        {
             let variant_id = variant_id as u64;
             if data
                 .last()

@@ -2,10 +2,9 @@
 //! Apple Pay merchant session (the provider validates the merchant with Apple and returns the
 //! opaque session the wallet sheet needs) and `applePayPayment(orderId, paymentToken)`, which
 //! charges an order with the token the wallet produced. The API key never reaches the browser.
-//! The same client speaks the provider's Checkout API for the standard checkout
-//! (`payments::remote`).
+//! The same client speaks the provider's Checkout API for the standard checkout (`remote`).
 
-use super::ExpressConfig;
+use super::config::PaymentsConfig;
 use crate::upstream;
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use reqwest::{StatusCode, Url};
@@ -71,16 +70,10 @@ pub struct Client {
 }
 
 impl Client {
-    /// Builds the client from enabled express configuration.
-    pub fn new(config: &ExpressConfig) -> anyhow::Result<Client> {
-        Client::connect(&config.base_url, &config.api_key, config.timeout, "")
-    }
-
-    /// Builds the client for the standard checkout's remote provider.
-    pub fn for_checkout(
-        config: &crate::payments::config::PaymentsConfig,
-    ) -> anyhow::Result<Client> {
-        Client::connect(
+    /// Builds the client for the standard checkout's remote provider (express checkout's is
+    /// `ExpressConfig::client`).
+    pub fn for_checkout(config: &PaymentsConfig) -> anyhow::Result<Client> {
+        Client::new(
             &config.base_url,
             &config.api_key,
             config.timeout,
@@ -89,7 +82,7 @@ impl Client {
     }
 
     /// Bearer API key on every request, bounded timeouts.
-    fn connect(
+    pub fn new(
         base_url: &str,
         api_key: &str,
         timeout: std::time::Duration,

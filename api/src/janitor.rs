@@ -1,0 +1,89 @@
+//! The background chores on the shared state, each on its own interval: the janitor (every table's
+//! owner deletes its rows that outlived their use), the settling of stale Pending orders and the
+//! saving of the popular-search counts. A failed pass is logged and tried again at the next tick.
+
+use crate::auth;
+use crate::cart;
+use crate::checkout;
+use crate::session;
+use crate::state::AppState;
+use std::future::Future;
+use std::time::Duration;
+use tokio::task::JoinHandle;
+
+impl AppState {
+    /// Deletes what has outlived its use, every `every`: expired sessions, spent or expired reset
+    /// links, and guest carts untouched for longer than the cart cookie lives.
+    pub fn spawn_janitor(&self, every: Duration) -> JoinHandle<()> {
+        repeat(
+            self,
+            every,
+            "purging expired rows failed",
+            |state| async move { state.purge_expired().await.map(drop) },
+        )
+    }
+
+    /// Settles stale Pending orders with the payment provider (`checkout::reconcile`) at start-up
+    /// and every `every`.
+    pub fn spawn_order_reconciler(&self, every: Duration) -> JoinHandle<()> {
+        repeat(
+            self,
+            every,
+            "settling stale Pending orders failed",
+            |state| async move { checkout::reconcile::reconcile_stale(&state).await.map(drop) },
+        )
+    }
+
+    /// Writes the popular-search counts to the store every `every` (searches never wait for it).
+    pub fn spawn_search_log_flusher(&self, every: Duration) -> JoinHandle<()> {
+        repeat(
+            self,
+            every,
+            "saving popular searches failed",
+            |state| async move {
+                state
+                    .search()
+                    .popular
+                    .flush(state.db(), state.now())
+                    .await
+                    .map(drop)
+            },
+        )
+    }
+
+    /// One janitor pass, in one transaction: each owner deletes its expired rows. Answers the
+    /// number of sessions, reset links and carts removed.
+    pub async fn purge_expired(&self) -> anyhow::Result<u64> {
+        let now = self.now();
+        // A guest cart lives as long as its cookie.
+        let stale_carts = now - self.config().cart_cookie_max_age;
+        let mut tx = self.db().write().await?;
+        let mut removed = session::purge_expired(&mut tx, now).await?;
+        removed += auth::reset::purge_spent(&mut tx, now).await?;
+        // The checkouts first: they find their carts through the cart table.
+        checkout::express::purge_abandoned(&mut tx, stale_carts).await?;
+        checkout::standard::record::purge_abandoned(&mut tx, stale_carts).await?;
+        removed += cart::purge_stale(&mut tx, stale_carts).await?;
+        tx.commit().await?;
+        Ok(removed)
+    }
+}
+
+/// Runs `job` on the state at start-up and then every `every`, logging `failed` with the error of
+/// a pass that failed.
+fn repeat<F, Fut>(state: &AppState, every: Duration, failed: &'static str, job: F) -> JoinHandle<()>
+where
+    F: Fn(AppState) -> Fut + Send + 'static,
+    Fut: Future<Output = anyhow::Result<()>> + Send,
+{
+    let state = state.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        loop {
+            tick.tick().await;
+            if let Err(e) = job(state.clone()).await {
+                tracing::warn!(error = %format!("{e:#}"), "{failed}");
+            }
+        }
+    })
+}

@@ -1,0 +1,44 @@
+//! The webhook part of the API's state: where authenticated changes go (the `ChangeSink` the
+//! server attached, its rebuild daemon) and the guard that drops replayed deliveries.
+
+use super::events::Change;
+use super::replay::ReplayGuard;
+use std::sync::{Arc, OnceLock};
+
+/// Where webhook deliveries come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    Content,
+    Catalog,
+}
+
+/// Receives authenticated changes; implemented by the rebuild daemon of `storefront serve`/`dev`.
+pub trait ChangeSink: Send + Sync {
+    /// Queues changes; must return at once (the rebuild runs elsewhere).
+    fn submit(&self, origin: Origin, delivery: &str, changes: Vec<Change>);
+    /// The last rebuilds, newest first, for the status endpoint.
+    fn status(&self) -> serde_json::Value;
+}
+
+/// The webhook part of the API's state.
+pub struct Webhooks {
+    pub(super) replay: ReplayGuard,
+    pub(super) sink: OnceLock<Arc<dyn ChangeSink>>,
+}
+
+impl Default for Webhooks {
+    fn default() -> Self {
+        Webhooks {
+            replay: ReplayGuard::new(50_000, std::time::Duration::from_secs(24 * 3600)),
+            sink: OnceLock::new(),
+        }
+    }
+}
+
+impl Webhooks {
+    /// Attaches the rebuild daemon; only the first attachment counts.
+    pub fn attach(&self, sink: Arc<dyn ChangeSink>) -> bool {
+        self.sink.set(sink).is_ok()
+    }
+}
