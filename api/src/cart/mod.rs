@@ -294,6 +294,18 @@ pub async fn reduce_to_stock(
     Ok(reduced)
 }
 
+/// Locks a cart row for the rest of `tx` (PostgreSQL; SQLite's writer already is alone). Every
+/// writer that also locks a checkout row takes the cart first, so two of them never wait on
+/// each other in a ring.
+pub async fn lock(tx: &mut Tx, db: &crate::store::Db, cart_id: &str) -> ApiResult<()> {
+    let sql = format!("SELECT id FROM cart WHERE id = $1{}", db.for_update());
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(cart_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 pub async fn delete(tx: &mut Tx, cart_id: &str) -> ApiResult<()> {
     bag::forget_discounts(tx, cart_id).await?;
     sqlx::query("DELETE FROM cart_item WHERE cart_id = $1")

@@ -706,6 +706,8 @@ async fn authorize(
     let now = state.now();
     match paid {
         Ok(authorised) => {
+            // The cart before the checkout row, in the order every step locks them.
+            cart::lock(&mut tx, state.db(), &checkout.cart.id).await?;
             orders::mark_paid(&mut tx, &order.id, &authorised.reference, now).await?;
             sqlx::query(
                 "UPDATE express_checkout SET state = 'ordered', updated_at = $1 WHERE id = $2",

@@ -291,7 +291,11 @@ pub async fn cancel(
         return Ok(false);
     }
     let lines: Vec<(i64, String)> =
-        sqlx::query_as("SELECT variant_id, allocations FROM shop_order_line WHERE order_id = $1")
+        // In ascending variant order, as orders take stock: row locks never wait in a ring.
+        sqlx::query_as(
+            "SELECT variant_id, allocations FROM shop_order_line WHERE order_id = $1 \
+             ORDER BY variant_id, position",
+        )
             .bind(order_id)
             .fetch_all(&mut **tx)
             .await?;

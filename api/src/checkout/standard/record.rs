@@ -232,6 +232,10 @@ pub async fn close_after_order(
             .bind(checkout_id)
             .fetch_optional(&mut **tx)
             .await?;
+    // The cart before the checkout row, in the order Place order locks them.
+    if let Some(cart) = &cart {
+        cart::lock(tx, state.db(), cart).await?;
+    }
     sqlx::query("UPDATE checkout SET state = 'ordered', updated_at = $1 WHERE id = $2")
         .bind(now)
         .bind(checkout_id)
