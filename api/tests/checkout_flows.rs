@@ -410,6 +410,12 @@ async fn a_line_sold_out_before_payment_charges_nothing(backend: Backend) {
     assert!(r.error_fields().contains(&"lines[0].quantity".to_string()));
     assert_eq!(count(&api, "SELECT COUNT(*) FROM shop_order").await, 0);
     assert_eq!(stock_of(&api, v).await, vec![(1, 1), (2, 0)]);
+    // The bag shows what is left now, not the stock it was shown before.
+    let bag = b.get("/api/cart").await.json();
+    assert_eq!(
+        bag["line_items"]["physical_items"][0]["available_to_sell"],
+        1
+    );
     // Back on the bag, the checkout reduces the line to what is left and says so.
     let view = begin(&mut b, "").await;
     assert_eq!(view["lines"][0]["quantity"], 1);

@@ -681,7 +681,17 @@ async fn authorize(
             payment_request: None,
         },
     )
-    .await?;
+    .await;
+    let order = match order {
+        Ok(order) => order,
+        Err(e) => {
+            // A shortage above all: once the transaction is gone, the bag shows the stock as the
+            // store has it now (the display reads a snapshot).
+            drop(tx);
+            state.refresh_stock(&bag.variant_ids()).await;
+            return Err(e);
+        }
+    };
     sqlx::query("UPDATE express_checkout SET state = 'paying', updated_at = $1 WHERE id = $2")
         .bind(now)
         .bind(&checkout.id)

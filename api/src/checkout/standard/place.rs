@@ -458,7 +458,17 @@ async fn place_order(
             payment_request: Some(&request_json),
         },
     )
-    .await?;
+    .await;
+    let created = match created {
+        Ok(order) => order,
+        Err(e) => {
+            // A shortage above all: once the transaction is gone, the bag shows the stock as the
+            // store has it now (the display reads a snapshot).
+            drop(tx);
+            state.refresh_stock(&bag.variant_ids()).await;
+            return Err(e);
+        }
+    };
     record::touch(&mut tx, &opened.row.id, now).await?;
     tx.commit().await?;
     let variants = bag.variant_ids();
