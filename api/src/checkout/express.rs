@@ -391,7 +391,7 @@ async fn merchant_session(
     Ok(Json(session))
 }
 
-fn upstream_error(e: provider::PaymentError) -> ApiError {
+fn upstream_error(e: crate::payments::ProviderError) -> ApiError {
     ApiError::Upstream {
         code: "payment_provider_unavailable",
         message: format!("The payment provider failed: {e}"),

@@ -4,26 +4,13 @@
 //! charges an order with the token the wallet produced. The API key never reaches the browser.
 //! The same client speaks the provider's Checkout API for the standard checkout (`remote`).
 
+use super::ProviderError;
 use super::config::PaymentsConfig;
 use crate::upstream;
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use reqwest::{StatusCode, Url};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-/// What went wrong with a provider call. A declined payment is an answer, not a failure of the
-/// service: it is `Declined`, and both lead to the same cancelled order.
-#[derive(Debug, thiserror::Error)]
-pub enum PaymentError {
-    #[error("{op}: the payment provider answered {status}")]
-    Status { op: &'static str, status: u16 },
-    #[error("{op}: the payment provider could not be reached ({why})")]
-    Transport { op: &'static str, why: String },
-    #[error("{op}: the payment provider sent an unreadable answer ({why})")]
-    Decode { op: &'static str, why: String },
-    #[error("the payment was declined ({reason})")]
-    Declined { reason: String },
-}
 
 /// The merchant-session request: which validation URL Apple gave the sheet, for which shop.
 #[derive(Debug, Serialize)]
@@ -102,14 +89,14 @@ impl Client {
     }
 
     /// POSTs JSON and returns the JSON answer of a 2xx (`Ok(None)` for a 402: a refusal the
-    /// caller turns into `Declined`).
+    /// caller turns into a refusal).
     async fn post(
         &self,
         op: &'static str,
         segments: &[&str],
         body: &impl Serialize,
         idempotency_key: Option<&str>,
-    ) -> Result<Option<Value>, PaymentError> {
+    ) -> Result<Option<Value>, ProviderError> {
         let mut req = self
             .http
             .post(upstream::join(&self.base, segments))
@@ -118,7 +105,7 @@ impl Client {
             // A retried charge of the same order is one charge at the provider.
             req = req.header("Idempotency-Key", key);
         }
-        let res = req.send().await.map_err(|e| PaymentError::Transport {
+        let res = req.send().await.map_err(|e| ProviderError::Transport {
             op,
             why: upstream::transport_why(&e),
         })?;
@@ -127,7 +114,7 @@ impl Client {
             return Ok(None);
         }
         if !status.is_success() {
-            return Err(PaymentError::Status {
+            return Err(ProviderError::Status {
                 op,
                 status: status.as_u16(),
             });
@@ -135,7 +122,7 @@ impl Client {
         res.json::<Value>()
             .await
             .map(Some)
-            .map_err(|e| PaymentError::Decode {
+            .map_err(|e| ProviderError::Decode {
                 op,
                 why: e.to_string(),
             })
@@ -145,18 +132,18 @@ impl Client {
     pub async fn merchant_session(
         &self,
         request: &MerchantSessionRequest<'_>,
-    ) -> Result<Value, PaymentError> {
+    ) -> Result<Value, ProviderError> {
         let op = "merchantSession";
         match self
             .post(op, &["applepay", "merchant-session"], request, None)
             .await?
         {
             Some(session) if session.is_object() => Ok(session),
-            Some(_) => Err(PaymentError::Decode {
+            Some(_) => Err(ProviderError::Decode {
                 op,
                 why: "not a JSON object".into(),
             }),
-            None => Err(PaymentError::Status { op, status: 402 }),
+            None => Err(ProviderError::Status { op, status: 402 }),
         }
     }
 
@@ -164,7 +151,7 @@ impl Client {
     pub async fn apple_pay_payment(
         &self,
         request: &PaymentRequest<'_>,
-    ) -> Result<Authorised, PaymentError> {
+    ) -> Result<Authorised, ProviderError> {
         let op = "applePayPayment";
         let Some(answer) = self
             .post(
@@ -175,12 +162,13 @@ impl Client {
             )
             .await?
         else {
-            return Err(PaymentError::Declined {
-                reason: "refused".into(),
+            return Err(ProviderError::Rejected {
+                op,
+                message: "refused".into(),
             });
         };
         let answer: PaymentAnswer =
-            serde_json::from_value(answer).map_err(|e| PaymentError::Decode {
+            serde_json::from_value(answer).map_err(|e| ProviderError::Decode {
                 op,
                 why: e.to_string(),
             })?;
@@ -188,12 +176,14 @@ impl Client {
             ("authorised", Some(reference)) if !reference.is_empty() => {
                 Ok(Authorised { reference })
             }
-            ("authorised", _) => Err(PaymentError::Decode {
+            ("authorised", _) => Err(ProviderError::Decode {
                 op,
                 why: "an authorised payment without a reference".into(),
             }),
-            (other, _) => Err(PaymentError::Declined {
-                reason: answer.reason.unwrap_or_else(|| other.to_string()),
+            // Declined: an answer, not a failure of the service; both cancel the order.
+            (other, _) => Err(ProviderError::Rejected {
+                op,
+                message: answer.reason.unwrap_or_else(|| other.to_string()),
             }),
         }
     }

@@ -285,6 +285,13 @@ async fn set_consignment(
     answer(&state, &shopper, &id, StatusCode::OK, &HashMap::new()).await
 }
 
+/// A step that needs the delivery address, before there is one.
+fn no_consignment() -> ApiError {
+    let message = "Enter a delivery address first";
+    ApiError::new(StatusCode::CONFLICT, "no_consignment", message)
+        .with_field("consignment", message)
+}
+
 /// One of the options listed for the delivery address.
 #[utoipa::path(put, path = "/checkout/{checkout_id}/shipping-option", tag = "checkout",
     params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
@@ -301,12 +308,7 @@ async fn set_shipping_option(
     let mut tx = state.db().write().await?;
     let opened = open(&mut tx, &state, &shopper, &id, true).await?;
     let Some(address) = opened.address()? else {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "no_consignment",
-            "Enter a delivery address first",
-        )
-        .with_field("consignment", "Enter a delivery address first"));
+        return Err(no_consignment());
     };
     let bag = priced_bag(&mut tx, &state, market, &opened.cart.id).await?;
     let options =
@@ -351,12 +353,7 @@ async fn set_billing(
             ));
         }
         let Some(address) = opened.address()? else {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "no_consignment",
-                "Enter a delivery address first",
-            )
-            .with_field("consignment", "Enter a delivery address first"));
+            return Err(no_consignment());
         };
         BillingView {
             same_as_delivery: true,
