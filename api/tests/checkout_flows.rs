@@ -711,7 +711,87 @@ async fn a_reimport_after_orders_keeps_their_stock_taken(backend: Backend) {
     api.finish().await;
 }
 
+/// A gift card token from the sandbox's tokenisation endpoint.
+async fn gift_card_token(b: &mut Browser, number: &str) -> String {
+    let r = b
+        .post(
+            "/sandbox-pay/v1/tokens",
+            json!({"type": "giftcard", "number": number, "pin": "1234"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", text(&r));
+    r.json()["token"].as_str().unwrap().to_string()
+}
+
+async fn paypal_klarna_and_gift_cards_pay_through_the_same_flow(backend: Backend) {
+    let api = start(backend).await;
+    // PayPal approved and Klarna cancelled at their approval pages, then the return.
+    for (method, approve) in [("paypal", true), ("klarna", false)] {
+        let mut b = api.browser();
+        let v = one_line_bag(&api, &mut b, "", 3, 1).await;
+        let (id, _) = ready(&mut b, "", "GB").await;
+        let r = place(
+            &mut b,
+            &id,
+            "",
+            &format!("key-{method}-01"),
+            json!({"method": method}),
+        )
+        .await;
+        assert_eq!(r.status, 202, "{method}: {}", text(&r));
+        let url = r.json()["action"]["url"].as_str().unwrap().to_string();
+        assert!(url.contains("/sandbox-pay/redirect/"), "{url}");
+        let order = r.json()["order_id"].as_str().unwrap().to_string();
+        answer_sandbox_page(&mut b, &url, approve).await;
+        let r = b
+            .post(
+                &format!("/api/checkout/{id}/payment-details"),
+                json!({"order_id": order}),
+            )
+            .await;
+        if approve {
+            assert_eq!(r.status, 201, "{method}: {}", text(&r));
+            assert_eq!(
+                order_status(&api, &order).await,
+                ("Confirmed".into(), "paid".into())
+            );
+            assert_eq!(stock_of(&api, v).await, vec![(1, 2), (2, 0)]);
+        } else {
+            assert_eq!(r.status, 402, "{method}: {}", text(&r));
+            assert_eq!(stock_of(&api, v).await, vec![(1, 3), (2, 0)]);
+        }
+    }
+    // A gift card without enough on it is refused; one with enough pays.
+    let mut b = api.browser();
+    let v = one_line_bag(&api, &mut b, "", 3, 1).await;
+    let (id, _) = ready(&mut b, "", "GB").await;
+    let small = gift_card_token(&mut b, "6036 2800 0000 0002").await;
+    let r = place(
+        &mut b,
+        &id,
+        "",
+        "key-gift-0001",
+        json!({"method": "giftcard", "token": small}),
+    )
+    .await;
+    assert_eq!(r.status, 402, "{}", text(&r));
+    assert_eq!(stock_of(&api, v).await, vec![(1, 3), (2, 0)]);
+    let big = gift_card_token(&mut b, "6036 2800 0000 0001").await;
+    let r = place(
+        &mut b,
+        &id,
+        "",
+        "key-gift-0002",
+        json!({"method": "giftcard", "token": big}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", text(&r));
+    assert_eq!(stock_of(&api, v).await, vec![(1, 2), (2, 0)]);
+    api.finish().await;
+}
+
 on_both!(
+    paypal_klarna_and_gift_cards_pay_through_the_same_flow,
     a_guest_pays_by_card_and_creates_an_account_from_the_confirmation,
     a_signed_in_shopper_pays_with_a_saved_address,
     a_declined_card_then_a_good_one,
