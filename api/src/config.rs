@@ -65,6 +65,14 @@ pub struct Config {
 }
 
 impl Config {
+    /// The shop's host name (from `public_base_url`): the domain registered for Apple Pay.
+    pub fn public_host(&self) -> String {
+        reqwest::Url::parse(&self.public_base_url)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+
     pub fn new(database_url: impl Into<String>, export_dir: impl Into<PathBuf>) -> Config {
         Config {
             database_url: database_url.into(),

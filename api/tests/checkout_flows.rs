@@ -3,8 +3,8 @@
 //! card order with its confirmation and account offer, a signed-in order with a saved address, a
 //! declined card then a good one, a 3-D Secure challenge passed and failed, a provider error, the
 //! same Place order key twice, a line sold out before payment, every refused input, the
-//! operator's transitions, the stale-Pending reconciliation and a re-import after orders. On
-//! SQLite and PostgreSQL.
+//! operator's transitions, the stale-Pending reconciliation, a re-import after orders, and the
+//! other methods (PayPal, Klarna, gift cards, Apple Pay, Google Pay). On SQLite and PostgreSQL.
 
 mod common;
 
@@ -71,7 +71,17 @@ async fn a_guest_pays_by_card_and_creates_an_account_from_the_confirmation(backe
         .iter()
         .map(|m| m["type"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(methods, ["scheme", "paypal", "klarna", "giftcard"]);
+    assert_eq!(
+        methods,
+        [
+            "scheme",
+            "applepay",
+            "googlepay",
+            "paypal",
+            "klarna",
+            "giftcard"
+        ]
+    );
     assert_eq!(r.json()["amount"].as_f64().unwrap(), total);
     assert_eq!(r.json()["tokenize_url"], "/sandbox-pay/v1/tokens");
 
@@ -559,17 +569,22 @@ async fn every_bad_input_is_refused_and_changes_nothing(backend: Backend) {
     .await;
     assert_eq!(r.status, 400);
     assert!(fields(&r).contains(&"payment.method".to_string()));
-    // The sandbox does not offer Apple Pay: a method this market does not offer.
-    let r = place(
-        &mut b,
-        &id,
-        "",
-        "key-bad-0003",
-        json!({"method": "applepay", "token": token}),
-    )
-    .await;
-    assert_eq!(r.status, 400);
-    assert!(fields(&r).contains(&"payment.method".to_string()));
+    // A method not offered here: the sandbox has no Klarna for the Channel Islands.
+    {
+        let mut je = api.browser();
+        one_line_bag(&api, &mut je, "", 5, 1).await;
+        let (je_id, _) = ready(&mut je, "", "JE").await;
+        let r = place(
+            &mut je,
+            &je_id,
+            "",
+            "key-bad-0003",
+            json!({"method": "klarna"}),
+        )
+        .await;
+        assert_eq!(r.status, 400, "{}", text(&r));
+        assert!(fields(&r).contains(&"payment.method".to_string()));
+    }
     let r = place(&mut b, &id, "", "key-bad-0004", json!({"method": "scheme"})).await;
     assert_eq!(r.status, 400);
     assert!(fields(&r).contains(&"payment.token".to_string()));
@@ -790,7 +805,140 @@ async fn paypal_klarna_and_gift_cards_pay_through_the_same_flow(backend: Backend
     api.finish().await;
 }
 
+/// Apple Pay and Google Pay in the payment step: offered with what their sheets need, Apple
+/// Pay's merchant session only for an apple.com URL and this shopper's checkout, then Place
+/// order with the wallet's token; a wallet token pays once, and a malformed one is refused.
+async fn apple_pay_and_google_pay_pay_through_the_same_flow(backend: Backend) {
+    let api = start(backend).await;
+    let mut b = api.browser();
+    let v = one_line_bag(&api, &mut b, "", 5, 1).await;
+    let (id, _) = ready(&mut b, "", "GB").await;
+    let r = b.get(&format!("/api/checkout/{id}/payment-methods")).await;
+    assert_eq!(r.status, 200, "{}", text(&r));
+    let methods = r.json();
+    let kinds: Vec<&str> = methods["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["type"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"applepay") && kinds.contains(&"googlepay"),
+        "{kinds:?}"
+    );
+    let google = methods["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["type"] == "googlepay")
+        .unwrap();
+    assert_eq!(google["configuration"]["gateway"], "example");
+    assert_eq!(google["configuration"]["environment"], "TEST");
+    assert!(!methods["merchant_name"].as_str().unwrap().is_empty());
+
+    // The merchant session: only Apple's https hosts, only for this shopper's checkout.
+    let session = format!("/api/checkout/{id}/apple-pay-session");
+    for bad in [
+        "http://apple-pay-gateway.apple.com/x",
+        "https://evil.example/apple.com",
+        "",
+    ] {
+        let r = b.post(&session, json!({"validation_url": bad})).await;
+        assert_eq!(r.status, 400, "{bad}: {}", text(&r));
+        assert!(
+            r.json()["error"]["fields"]["validation_url"].is_string(),
+            "{}",
+            text(&r)
+        );
+    }
+    let apple_url = "https://apple-pay-gateway-cert.apple.com/paymentservices/startSession";
+    let mut stranger = api.browser();
+    let r = stranger
+        .post(&session, json!({"validation_url": apple_url}))
+        .await;
+    assert!(r.status == 404 || r.status == 409, "{}", text(&r));
+    let r = b.post(&session, json!({"validation_url": apple_url})).await;
+    assert_eq!(r.status, 200, "{}", text(&r));
+    assert!(
+        r.json()["merchantSessionIdentifier"].is_string(),
+        "{}",
+        text(&r)
+    );
+
+    // A malformed Apple Pay token is refused and the stock is back.
+    let r = place(
+        &mut b,
+        &id,
+        "",
+        "key-apple-bad-1",
+        json!({"method": "applepay", "token": "not json"}),
+    )
+    .await;
+    assert_eq!(r.status, 402, "{}", text(&r));
+    assert_eq!(stock_of(&api, v).await, vec![(1, 5), (2, 0)]);
+    // A well-formed one pays.
+    let token = json!({"paymentData": {"data": "encrypted", "version": "EC_v1"}, "transactionIdentifier": "T1"}).to_string();
+    let r = place(
+        &mut b,
+        &id,
+        "",
+        "key-apple-good-1",
+        json!({"method": "applepay", "token": token}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", text(&r));
+    let order = r.json()["order_id"].as_str().unwrap().to_string();
+    assert_eq!(
+        order_status(&api, &order).await,
+        ("Confirmed".into(), "paid".into())
+    );
+    assert_eq!(stock_of(&api, v).await, vec![(1, 4), (2, 0)]);
+
+    // Google Pay in a new bag; the same wallet data again (another key) is refused.
+    let mut b = api.browser();
+    one_line_bag(&api, &mut b, "", 4, 1).await;
+    let (id, _) = ready(&mut b, "", "GB").await;
+    let gpay = r#"{"protocolVersion":"ECv2","signedMessage":"test"}"#;
+    let r = place(
+        &mut b,
+        &id,
+        "",
+        "key-google-1",
+        json!({"method": "googlepay", "token": gpay}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", text(&r));
+    let mut b = api.browser();
+    one_line_bag(&api, &mut b, "", 3, 1).await;
+    let (id, _) = ready(&mut b, "", "GB").await;
+    let r = place(
+        &mut b,
+        &id,
+        "",
+        "key-google-2",
+        json!({"method": "googlepay", "token": gpay}),
+    )
+    .await;
+    assert_eq!(r.status, 402, "{}", text(&r));
+    let r = place(
+        &mut b,
+        &id,
+        "",
+        "key-google-3",
+        json!({"method": "googlepay"}),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", text(&r));
+    assert!(
+        r.json()["error"]["fields"]["payment.token"].is_string(),
+        "{}",
+        text(&r)
+    );
+    api.finish().await;
+}
+
 on_both!(
+    apple_pay_and_google_pay_pay_through_the_same_flow,
     paypal_klarna_and_gift_cards_pay_through_the_same_flow,
     a_guest_pays_by_card_and_creates_an_account_from_the_confirmation,
     a_signed_in_shopper_pays_with_a_saved_address,

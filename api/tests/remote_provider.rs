@@ -2,8 +2,8 @@
 //! served by a fake on loopback that answers as the provider does: the methods for an amount and
 //! country, payments created with `captureMode: manual` and an `Idempotency-Key` (a repeated key
 //! replays the first answer), 3-D Secure through the payment's checkout link, declines, a 5xx, a
-//! timeout, captures, releases and refunds. The card number never reaches the API: the browser's
-//! token is all it sends. On SQLite and PostgreSQL.
+//! timeout, captures, releases and refunds, and Apple Pay's merchant session. The card number
+//! never reaches the API: the browser's token is all it sends. On SQLite and PostgreSQL.
 
 mod common;
 
@@ -228,6 +228,30 @@ async fn delete_payment(State(psp): State<Psp>, h: HeaderMap, Path(id): Path<Str
     StatusCode::OK.into_response()
 }
 
+/// Mollie's `POST /v2/wallets/applepay/sessions`: it asks Apple and answers the merchant session.
+async fn apple_pay_session(
+    State(psp): State<Psp>,
+    h: HeaderMap,
+    Json(body): Json<Value>,
+) -> Response {
+    if !psp.record(
+        "POST",
+        "/v2/wallets/applepay/sessions",
+        &h,
+        HashMap::new(),
+        body.clone(),
+    ) {
+        return unauthorised();
+    }
+    Json(json!({
+        "epochTimestamp": 1_700_000_000_000_i64, "expiresAt": 1_700_003_600_000_i64,
+        "merchantSessionIdentifier": "SSH_FAKE", "nonce": "fe2b",
+        "merchantIdentifier": "FAKE", "domainName": body["domain"],
+        "displayName": "Shop", "signature": "308006",
+    }))
+    .into_response()
+}
+
 async fn start_psp() -> (Psp, SocketAddr) {
     let psp = Psp::default();
     let app = axum::Router::new()
@@ -235,6 +259,7 @@ async fn start_psp() -> (Psp, SocketAddr) {
         .route("/v2/payments", post(create_payment))
         .route("/v2/payments/{id}", get(get_payment).delete(delete_payment))
         .route("/v2/payments/{id}/{action}", post(payment_action))
+        .route("/v2/wallets/applepay/sessions", post(apple_pay_session))
         .with_state(psp.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -442,7 +467,45 @@ async fn a_provider_error_is_reconciled(backend: Backend) {
     api.finish().await;
 }
 
+/// Apple Pay in the payment step: the merchant session through the provider's wallet endpoint
+/// (with the shop's domain), then the payment with the wallet's token as `applePayPaymentToken`.
+async fn apple_pay_in_the_providers_shape(backend: Backend) {
+    let (api, psp) = start(backend).await;
+    let mut b = api.browser();
+    let (id, v) = ready_bag(&api, &mut b).await;
+    let apple_url = "https://apple-pay-gateway.apple.com/paymentservices/paymentSession";
+    let r = b
+        .post(
+            &format!("/api/checkout/{id}/apple-pay-session"),
+            json!({"validation_url": apple_url}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", text(&r));
+    assert_eq!(r.json()["merchantSessionIdentifier"], "SSH_FAKE");
+    let asked = &psp.calls("POST", "/v2/wallets/applepay/sessions")[0];
+    assert_eq!(asked.body["validationUrl"], apple_url);
+    assert_eq!(asked.body["domain"], "localhost");
+
+    let token = json!({"paymentData": {"data": "enc"}}).to_string();
+    let r = place(
+        &mut b,
+        &id,
+        "",
+        "remote-apple-01",
+        json!({"method": "applepay", "token": token}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", text(&r));
+    let created = &psp.calls("POST", "/v2/payments")[0];
+    assert_eq!(created.body["method"], "applepay");
+    assert_eq!(created.body["applePayPaymentToken"], token.as_str());
+    assert!(created.body.get("cardToken").is_none());
+    assert_eq!(stock_of(&api, v).await, vec![(1, 3), (2, 0)]);
+    api.finish().await;
+}
+
 on_both!(
+    apple_pay_in_the_providers_shape,
     the_methods_and_a_card_payment_in_the_providers_shape,
     a_decline_and_a_three_d_secure_payment,
     a_timeout_then_the_same_key_pays_once,

@@ -39,6 +39,7 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("put", "/checkout/{checkout_id}/shipping-option"),
     ("put", "/checkout/{checkout_id}/billing-address"),
     ("get", "/checkout/{checkout_id}/payment-methods"),
+    ("post", "/checkout/{checkout_id}/apple-pay-session"),
     ("post", "/checkout/{checkout_id}/orders"),
     ("post", "/checkout/{checkout_id}/payment-details"),
     ("get", "/orders/{checkout_id}/{order_id}"),

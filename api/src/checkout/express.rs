@@ -356,13 +356,7 @@ async fn merchant_session(
     StrictJson(body): StrictJson<MerchantSession>,
 ) -> ApiResult<Json<serde_json::Value>> {
     let client = payments(&state)?;
-    let url = reqwest::Url::parse(&body.validation_url).ok();
-    let apple = url.as_ref().is_some_and(|u| {
-        u.scheme() == "https"
-            && u.host_str()
-                .is_some_and(|h| h == "apple.com" || h.ends_with(".apple.com"))
-    });
-    if !apple {
+    if !crate::payments::is_apple_validation_url(&body.validation_url) {
         return Err(ApiError::field(
             "validation_url",
             "must be an https URL on apple.com",
@@ -375,10 +369,7 @@ async fn merchant_session(
         require_open(&checkout)?;
         tx.rollback().await?;
     }
-    let domain = reqwest::Url::parse(&state.config().public_base_url)
-        .ok()
-        .and_then(|u| u.host_str().map(str::to_string))
-        .unwrap_or_default();
+    let domain = state.config().public_host();
     let label = state.catalog().store.name.clone();
     let session = client
         .merchant_session(&provider::MerchantSessionRequest {

@@ -12,6 +12,7 @@ pub mod sandbox;
 pub mod sandbox_pages;
 
 use serde::Serialize;
+use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
 /// An amount in minor units of a currency, as providers take it.
@@ -59,6 +60,29 @@ pub struct MethodInfo {
     /// Card brands (cards) or the gift card brand, when the provider names them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub brands: Vec<String>,
+    /// What the browser's wallet sheet needs, for `applepay` (`merchant_name`) and `googlepay`
+    /// (`environment`, `gateway`, `gateway_merchant_id`, `merchant_name`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub configuration: BTreeMap<String, String>,
+}
+
+/// Apple Pay's merchant validation URLs are https on apple.com: no other host is passed on to
+/// the provider (which would otherwise call any URL a browser names).
+pub fn is_apple_validation_url(url: &str) -> bool {
+    reqwest::Url::parse(url).is_ok_and(|u| {
+        u.scheme() == "https"
+            && u.host_str()
+                .is_some_and(|h| h == "apple.com" || h.ends_with(".apple.com"))
+    })
+}
+
+/// The Apple Pay merchant-session request: the validation URL the wallet sheet gave, the shop's
+/// domain registered for Apple Pay, and the name the sheet shows.
+#[derive(Debug, Clone)]
+pub struct AppleSessionRequest<'a> {
+    pub validation_url: &'a str,
+    pub domain: &'a str,
+    pub display_name: &'a str,
 }
 
 /// An authorisation: what the order costs, and how the shopper pays it.
@@ -147,6 +171,13 @@ pub trait Provider: Send + Sync {
     /// Releases an authorised, uncaptured payment (or one still waiting for the shopper).
     async fn cancel(&self, psp_reference: &str, idempotency_key: &str)
     -> Result<(), ProviderError>;
+
+    /// The opaque merchant session Apple Pay's sheet needs before it shows (the provider holds
+    /// the merchant certificate and asks Apple for it).
+    async fn apple_pay_session(
+        &self,
+        request: &AppleSessionRequest<'_>,
+    ) -> Result<serde_json::Value, ProviderError>;
 
     /// Gives (part of) a captured payment back.
     async fn refund(

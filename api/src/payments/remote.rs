@@ -6,7 +6,9 @@
 //! `DELETE /v2/payments/{id}` for one still waiting for the shopper) and `POST …/refunds`.
 
 use super::client::Client;
-use super::{Amount, Authorise, Created, MethodInfo, Outcome, Provider, ProviderError};
+use super::{
+    Amount, AppleSessionRequest, Authorise, Created, MethodInfo, Outcome, Provider, ProviderError,
+};
 use crate::upstream;
 use reqwest::{Method, StatusCode};
 use serde::Deserialize;
@@ -251,6 +253,7 @@ impl Provider for Client {
                     kind: kind.to_string(),
                     name: m.description,
                     brands: Vec::new(),
+                    configuration: Default::default(),
                 });
             }
         }
@@ -372,6 +375,33 @@ impl Provider for Client {
         )
         .await
         .map(drop)
+    }
+
+    /// `POST /v2/wallets/applepay/sessions`: the provider asks Apple for the merchant session
+    /// and answers it as Apple sent it, for the sheet's `completeMerchantValidation`.
+    async fn apple_pay_session(
+        &self,
+        request: &AppleSessionRequest<'_>,
+    ) -> Result<Value, ProviderError> {
+        let op = "applePaySession";
+        let body = json!({ "validationUrl": request.validation_url, "domain": request.domain });
+        match self
+            .call::<Value>(
+                op,
+                Method::POST,
+                &["v2", "wallets", "applepay", "sessions"],
+                &[],
+                Some(&body),
+                None,
+            )
+            .await?
+        {
+            Some(session) if session.is_object() => Ok(session),
+            _ => Err(ProviderError::Decode {
+                op,
+                why: "not a JSON object".into(),
+            }),
+        }
     }
 
     fn tokenize_url(&self) -> String {

@@ -1,11 +1,14 @@
 //! The sandbox payment provider: the whole payment flow offline, in process, with deterministic
 //! test cards (one authorised, one declined, one that needs a 3-D Secure challenge, one that
-//! fails with a provider error), gift cards with balances, and PayPal / Klarna approval pages.
+//! fails with a provider error), gift cards with balances, PayPal / Klarna approval pages, and
+//! Apple Pay / Google Pay (a merchant session, and any well-formed wallet payment data authorises).
 //! Its browser-facing pages (tokenisation, challenge, approval) are in `sandbox_pages`; card
 //! numbers only ever reach those, and this side keeps only what a token stands for.
 
-use super::{Amount, Authorise, Created, MethodInfo, Outcome, Provider, ProviderError};
-use std::collections::HashMap;
+use super::{
+    Amount, AppleSessionRequest, Authorise, Created, MethodInfo, Outcome, Provider, ProviderError,
+};
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 /// Where `storefront dev` mounts the sandbox's pages.
@@ -39,7 +42,11 @@ enum Card {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Instrument {
     Card(Card),
-    GiftCard { number: String },
+    GiftCard {
+        number: String,
+    },
+    /// Apple Pay or Google Pay payment data: the wallet has already authenticated the shopper.
+    Wallet,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,6 +78,8 @@ struct State {
     created: HashMap<String, Created>,
     /// Gift card number → what is left on it (minor units).
     balances: HashMap<String, i64>,
+    /// Wallet payment data already paid with: a wallet token pays once, as at a real provider.
+    used_wallet_tokens: HashSet<String>,
     next: u64,
 }
 
@@ -225,6 +234,24 @@ impl Payment {
 }
 
 /// The Luhn check digit rule every card number follows.
+/// Checks the shape of a wallet's payment data: Apple Pay's token is a JSON object with its
+/// encrypted `paymentData`; Google Pay's is the non-empty string its sheet returned.
+fn wallet_token(method: &str, token: &str) -> Result<(), String> {
+    if method == "applepay" {
+        let parsed: Option<serde_json::Value> = serde_json::from_str(token).ok();
+        if !parsed.is_some_and(|v| v.get("paymentData").is_some_and(|d| d.is_object())) {
+            return Err("not an Apple Pay payment token".into());
+        }
+    }
+    Ok(())
+}
+
+fn chrono_millis() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 pub fn luhn(digits: &str) -> bool {
     let mut sum = 0;
     for (i, b) in digits.bytes().rev().enumerate() {
@@ -254,11 +281,23 @@ impl Provider for Sandbox {
             kind: kind.into(),
             name: name.into(),
             brands: brands.iter().map(|b| b.to_string()).collect(),
+            configuration: Default::default(),
         };
         let mut methods = vec![
             method("scheme", "Credit or debit card", &["visa", "mc", "amex"]),
+            method("applepay", "Apple Pay", &["visa", "mc", "amex"]),
+            method("googlepay", "Google Pay", &["visa", "mc", "amex"]),
             method("paypal", "PayPal", &[]),
         ];
+        // Google's test environment and its example gateway: the sheet returns test payment data.
+        methods[2].configuration = [
+            ("environment", "TEST"),
+            ("gateway", "example"),
+            ("gateway_merchant_id", "exampleGatewayMerchantId"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
         // Klarna pays later for amounts from 1.00 to 5,000.00, and not to the Channel Islands.
         if (100..=500_000).contains(&amount.value) && !matches!(country_code, "JE" | "GG") {
             methods.push(method("klarna", "Klarna", &[]));
@@ -275,6 +314,18 @@ impl Provider for Sandbox {
         }
         let instrument = match (request.method, request.token) {
             ("paypal" | "klarna", _) => None,
+            ("applepay" | "googlepay", Some(token)) => {
+                if let Err(message) = wallet_token(request.method, token) {
+                    return Err(ProviderError::Rejected { op, message });
+                }
+                if !state.used_wallet_tokens.insert(token.to_string()) {
+                    return Err(ProviderError::Rejected {
+                        op,
+                        message: "the wallet payment data was already used".into(),
+                    });
+                }
+                Some(Instrument::Wallet)
+            }
             (_, Some(token)) => match state.tokens.get(token) {
                 Some(i) => Some(i.clone()),
                 None => {
@@ -320,7 +371,7 @@ impl Provider for Sandbox {
                     Status::Authorised
                 }
             }
-            Some(Instrument::Card(_)) => Status::Authorised,
+            Some(Instrument::Card(_) | Instrument::Wallet) => Status::Authorised,
         };
         let created = Created {
             outcome: payment.outcome(&psp),
@@ -432,6 +483,24 @@ impl Provider for Sandbox {
             *state.balances.entry(number).or_insert(0) += value;
         }
         Ok(())
+    }
+
+    async fn apple_pay_session(
+        &self,
+        request: &AppleSessionRequest<'_>,
+    ) -> Result<serde_json::Value, ProviderError> {
+        // The shape Apple's payment-session answer has; the sandbox signs nothing.
+        let now = chrono_millis();
+        Ok(serde_json::json!({
+            "epochTimestamp": now,
+            "expiresAt": now + 3_600_000,
+            "merchantSessionIdentifier": format!("SBX_SESSION_{}", crate::store::random_id(16)),
+            "nonce": crate::store::random_id(4),
+            "merchantIdentifier": "merchant.sandbox.storefront",
+            "domainName": request.domain,
+            "displayName": request.display_name,
+            "signature": "sandbox",
+        }))
     }
 
     fn tokenize_url(&self) -> String {
@@ -611,7 +680,14 @@ mod tests {
                     .await
                     .unwrap()
             ),
-            ["scheme", "paypal", "klarna", "giftcard"]
+            [
+                "scheme",
+                "applepay",
+                "googlepay",
+                "paypal",
+                "klarna",
+                "giftcard"
+            ]
         );
         assert_eq!(
             kinds(
@@ -619,7 +695,7 @@ mod tests {
                     .await
                     .unwrap()
             ),
-            ["scheme", "paypal", "giftcard"]
+            ["scheme", "applepay", "googlepay", "paypal", "giftcard"]
         );
         assert_eq!(
             kinds(
@@ -627,7 +703,7 @@ mod tests {
                     .await
                     .unwrap()
             ),
-            ["scheme", "paypal", "giftcard"]
+            ["scheme", "applepay", "googlepay", "paypal", "giftcard"]
         );
     }
 }

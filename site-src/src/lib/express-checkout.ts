@@ -5,106 +5,25 @@
 // rules), the shipping method (the new total), the authorisation (the order and the payment).
 // Every amount shown comes from the API; the browser never sends one. Loaded with the bag only.
 import { api, ApiError } from './api';
+import {
+  APPLE_PAY_VERSION,
+  walletAmount,
+  walletOf,
+  type ApplePayContact,
+  type ApplePayErrorClass,
+  type ApplePayPaymentRequest,
+  type ApplePayUpdate,
+} from './apple-pay';
 import type { Cart } from './store';
 
-/** Apple Pay JS version used (3: shipping contact and method updates with errors). */
-export const APPLE_PAY_VERSION = 3;
-
-// ---- the parts of Apple Pay JS this uses (Safari's `ApplePaySession`, not in the DOM types) ----
-
-export interface ApplePayLineItem {
-  label: string;
-  amount: string;
-  type?: 'final' | 'pending';
-}
-
-export interface ApplePayShippingMethod {
-  label: string;
-  detail: string;
-  amount: string;
-  identifier: string;
-}
-
-export interface ApplePayContact {
-  givenName?: string;
-  familyName?: string;
-  emailAddress?: string;
-  phoneNumber?: string;
-  addressLines?: string[];
-  locality?: string;
-  administrativeArea?: string;
-  postalCode?: string;
-  countryCode?: string;
-}
-
-export interface ApplePayPaymentRequest {
-  countryCode: string;
-  currencyCode: string;
-  merchantCapabilities: string[];
-  supportedNetworks: string[];
-  total: ApplePayLineItem;
-  requiredShippingContactFields: string[];
-  requiredBillingContactFields: string[];
-}
-
-export interface ApplePayUpdate {
-  newTotal: ApplePayLineItem;
-  newLineItems?: ApplePayLineItem[];
-  newShippingMethods?: ApplePayShippingMethod[];
-  errors?: unknown[];
-}
-
-export interface ApplePaySessionLike {
-  onvalidatemerchant: ((event: { validationURL: string }) => void) | null;
-  onshippingcontactselected: ((event: { shippingContact: ApplePayContact }) => void) | null;
-  onshippingmethodselected: ((event: { shippingMethod: ApplePayShippingMethod }) => void) | null;
-  onpaymentauthorized:
-    | ((event: { payment: { token: unknown; shippingContact?: ApplePayContact; billingContact?: ApplePayContact } }) => void)
-    | null;
-  oncancel: ((event: unknown) => void) | null;
-  begin(): void;
-  abort(): void;
-  completeMerchantValidation(merchantSession: unknown): void;
-  completeShippingContactSelection(update: ApplePayUpdate): void;
-  completeShippingMethodSelection(update: ApplePayUpdate): void;
-  completePayment(result: { status: number; errors?: unknown[] }): void;
-}
-
-export interface ApplePaySessionClass {
-  new (version: number, request: ApplePayPaymentRequest): ApplePaySessionLike;
-  canMakePayments(): boolean;
-  readonly STATUS_SUCCESS: number;
-  readonly STATUS_FAILURE: number;
-}
-
-export type ApplePayErrorClass = new (code: string, contactField?: string, message?: string) => unknown;
-
-interface WalletWindow {
-  ApplePaySession?: ApplePaySessionClass;
-  ApplePayError?: ApplePayErrorClass;
-}
+export { walletAmount };
+export type { ApplePayContact, ApplePayPaymentRequest, ApplePayUpdate };
 
 // ---- the rules ----
 
 /** §7: the button's amount in minor units is cart_amount × 100 (rounded: cart_amount is decimal). */
 export function amountMinor(cartAmount: number): number {
   return Math.round(cartAmount * 100);
-}
-
-/** Apple Pay amounts are decimal strings: 12345 → "123.45". */
-export function walletAmount(minor: number): string {
-  return (minor / 100).toFixed(2);
-}
-
-/** The wallet's constructor when this browser can pay with it now; null otherwise. */
-export function walletOf(win: Window = window): ApplePaySessionClass | null {
-  const Session = (win as unknown as WalletWindow).ApplePaySession;
-  if (typeof Session !== 'function') return null;
-  try {
-    return Session.canMakePayments() ? Session : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The button shows when the API says express checkout is configured, the bag has lines, and the wallet can pay. */
@@ -207,7 +126,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 export function beginExpressCheckout(cart: Cart, deps: ExpressDeps): void {
   const win = deps.win ?? window;
   const Session = walletOf(win);
-  const ErrorCtor = (win as unknown as WalletWindow).ApplePayError;
+  const ErrorCtor = (win as unknown as { ApplePayError?: ApplePayErrorClass }).ApplePayError;
   if (Session === null) return;
   const session = new Session(APPLE_PAY_VERSION, paymentRequest(cart));
   let totals: ExpressTotals | null = null;

@@ -13,11 +13,14 @@
 //!  5. a line sold out (in the database) while the shopper is on the payment step: Place order
 //!     sends the shopper to /bag with the stock message; the stock is put back afterwards;
 //!  6. the guest journey by keyboard only (Tab, Shift+Tab, Enter, Space, arrows in radio groups,
-//!     typing), at 1280 px.
+//!     typing), at 1280 px;
+//!  7. a guest pays with Apple Pay (1280 px) and with Google Pay (375 px): the wallets are outside
+//!     services, faked as their JS APIs (ApplePaySession, the Payment Request API); the merchant
+//!     session and the payment go through the API and the sandbox.
 //! Journeys 2–5 run at 1280 and 375 px and enter from the added-to-bag popup's Checkout (1 and 6
 //! from /bag); and a visitor without a bag who opens a step is sent to /bag, which says it is empty.
-//! One browser; each journey is a new visitor (context). The run makes 15 payment attempts, within
-//! the API's 20 per client address an hour: a second run needs a fresh `storefront dev`.
+//! One browser; each journey is a new visitor (context). The run makes 17 payment attempts (dev
+//! allows 1000 per client address an hour).
 //! Run: SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:browser:checkout
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
@@ -206,6 +209,72 @@ async function confirmation(page, errors, prefix, { total, method }) {
   return number;
 }
 
+/**
+ * Injected before any page script: the wallets (outside services) as their JS APIs behave. Apple
+ * Pay's sheet asks for the merchant validation, then authorises with a payment token; Google Pay
+ * is the Payment Request API answering Google's PaymentData with a test token. What the page
+ * asked is logged in sessionStorage, to survive the navigation to the confirmation.
+ */
+function fakeWallets() {
+  const log = JSON.parse(window.sessionStorage.getItem('fake-wallets') ?? '{"statuses":[],"completed":[]}');
+  const save = () => window.sessionStorage.setItem('fake-wallets', JSON.stringify(log));
+  const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  class ApplePaySession {
+    static STATUS_SUCCESS = 0;
+    static STATUS_FAILURE = 1;
+    static canMakePayments() {
+      return true;
+    }
+    constructor(version, request) {
+      log.apple = request;
+      save();
+      this.onvalidatemerchant = null;
+      this.onpaymentauthorized = null;
+      this.oncancel = null;
+    }
+    begin() {
+      this.onvalidatemerchant({ validationURL: 'https://apple-pay-gateway-cert.apple.com/paymentservices/startSession' });
+    }
+    completeMerchantValidation(session) {
+      log.session = session;
+      save();
+      const token = { paymentData: { version: 'EC_v1', data: 'ZW5j', signature: 'c2ln', header: { transactionId: unique() } }, paymentMethod: { displayName: 'Visa 1234', network: 'Visa', type: 'debit' }, transactionIdentifier: unique() };
+      this.onpaymentauthorized({ payment: { token } });
+    }
+    completePayment(result) {
+      log.statuses.push(result.status);
+      save();
+    }
+    abort() {
+      this.oncancel?.({});
+    }
+  }
+  class PaymentRequest {
+    constructor(methods, details) {
+      this.methods = methods;
+      this.details = details;
+    }
+    canMakePayment() {
+      return Promise.resolve(this.methods[0]?.supportedMethods === 'https://google.com/pay');
+    }
+    show() {
+      log.google = { methods: this.methods, details: this.details };
+      save();
+      const token = JSON.stringify({ protocolVersion: 'ECv2', signature: 'MEUCIQ', signedMessage: unique() });
+      return Promise.resolve({
+        details: { apiVersion: 2, apiVersionMinor: 0, paymentMethodData: { type: 'CARD', description: 'Visa •••• 1111', tokenizationData: { type: 'PAYMENT_GATEWAY', token } } },
+        complete(result) {
+          log.completed.push(result);
+          save();
+          return Promise.resolve();
+        },
+      });
+    }
+  }
+  window.ApplePaySession = ApplePaySession;
+  window.PaymentRequest = PaymentRequest;
+}
+
 /** Total shown in the payment step's summary, in minor units. */
 const summaryTotal = async (page) => minor(await page.locator('[data-checkout-total]').innerText());
 
@@ -218,10 +287,11 @@ describe('checkout journeys', { skip: problem ?? false }, () => {
     await shared?.close();
   });
 
-  /** A journey as a new visitor in the shared browser: `run(page, errors)`. */
-  function journey(name, viewport, run) {
+  /** A journey as a new visitor in the shared browser: `run(page, errors)`; `init` runs before any page script. */
+  function journey(name, viewport, run, { init } = {}) {
     it(`${name} (${viewport.width} px)`, async () => {
       const context = await shared.newContext(viewport);
+      if (init !== undefined) await context.addInitScript(init);
       const page = await context.newPage();
       page.setDefaultTimeout(TIMEOUT);
       const errors = watchErrors(page);
@@ -532,6 +602,30 @@ describe('checkout journeys', { skip: problem ?? false }, () => {
     await page.getByText(`Hello ${a.first}`).waitFor();
     await checkStep(page, errors, 'my account');
   });
+
+  for (const [wallet, viewport] of [['Apple Pay', DESKTOP], ['Google Pay', MOBILE]]) {
+    journey(`7: a guest pays with ${wallet} at the payment step`, viewport, async (page, errors) => {
+      const { method, total } = await guestToPayment(page, errors, wallet.replace(' ', '').toLowerCase(), { size: '12', length: 'Petite' });
+      await page.getByRole('radio', { name: wallet }).check();
+      await page.getByText(`Press Place order to pay with ${wallet}.`).waitFor();
+      await checkStep(page, errors, `payment: ${wallet}`);
+      await page.getByRole('button', { name: 'Place order' }).click();
+      await confirmation(page, errors, '', { total, method });
+      const log = await page.evaluate(() => JSON.parse(window.sessionStorage.getItem('fake-wallets') ?? '{}'));
+      if (wallet === 'Apple Pay') {
+        // The sheet showed the server's total; the merchant session came through the API.
+        assert.equal(Math.round(Number(log.apple.total.amount) * 100), total);
+        assert.equal(log.apple.currencyCode, 'GBP');
+        assert.match(log.session.merchantSessionIdentifier, /^SBX_SESSION_/);
+        assert.deepEqual(log.statuses, [0]);
+      } else {
+        assert.equal(log.google.methods[0].supportedMethods, 'https://google.com/pay');
+        assert.equal(log.google.methods[0].data.allowedPaymentMethods[0].tokenizationSpecification.parameters.gateway, 'example');
+        assert.equal(Math.round(Number(log.google.details.total.amount.value) * 100), total);
+        assert.deepEqual(log.completed, ['success']);
+      }
+    }, { init: fakeWallets });
+  }
 
   journey('a visitor without a bag opening a checkout step is sent to the bag, which says it is empty', DESKTOP, async (page, errors) => {
     for (const path of ['/checkout/payment', '/us/checkout-identity']) {

@@ -1,12 +1,14 @@
 //! The standard checkout of the bag (docs/checkout.md), its steps: create or resume the cart's
 //! checkout, the guest's email, the delivery address with its shipping options, the billing
-//! address. Place order and what follows are in `place`, the stored checkout in `record`, what
+//! address. Place order and what follows are in `place` (Apple Pay's merchant session in
+//! `wallet`), the stored checkout in `record`, what
 //! every step answers in `view`. Every amount comes from the bag; the browser sends ids,
 //! addresses and a payment token, never an amount.
 
 pub mod place;
 pub mod record;
 pub mod view;
+pub mod wallet;
 
 use super::shipping;
 use crate::account::address::{AddressInput, find_address, insert_address, validate_address};
@@ -40,6 +42,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(set_shipping_option))
         .routes(routes!(set_billing))
         .merge(place::router())
+        .merge(wallet::router())
 }
 
 // ---- bodies --------------------------------------------------------------------------------

@@ -28,6 +28,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+/// The longest payment token taken: an Apple Pay token (its encrypted data and signature, as
+/// JSON) is a few kilobytes; card and gift card tokens are short.
+const MAX_TOKEN_LEN: usize = 12 * 1024;
 /// The Place order header: the same key is the same order.
 pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 pub const PROVIDER_UNAVAILABLE: &str =
@@ -93,6 +96,8 @@ pub struct PaymentMethodsView {
     pub currency: String,
     /// Where the browser sends card and gift card details for a token (never /api).
     pub tokenize_url: String,
+    /// The name a wallet sheet (Apple Pay, Google Pay) shows the shopper: the shop's.
+    pub merchant_name: String,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -118,7 +123,9 @@ pub struct PlacedOrder {
     pub action: Option<RedirectAction>,
 }
 
-fn provider(state: &AppState) -> ApiResult<std::sync::Arc<dyn crate::payments::Provider>> {
+pub(super) fn provider(
+    state: &AppState,
+) -> ApiResult<std::sync::Arc<dyn crate::payments::Provider>> {
     state.provider().cloned().ok_or_else(|| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -128,7 +135,7 @@ fn provider(state: &AppState) -> ApiResult<std::sync::Arc<dyn crate::payments::P
     })
 }
 
-fn provider_unavailable() -> ApiError {
+pub(super) fn provider_unavailable() -> ApiError {
     ApiError::Upstream {
         code: "payment_provider_unavailable",
         message: PROVIDER_UNAVAILABLE.into(),
@@ -201,6 +208,7 @@ async fn payment_methods(
         amount: decimal(charge.total),
         currency: currency.to_string(),
         tokenize_url: provider.tokenize_url(),
+        merchant_name: state.catalog().store.name.clone(),
     }))
 }
 
@@ -328,7 +336,7 @@ async fn place_order(
                 "is required for this payment method",
             ));
         }
-        Some(t) if t.len() > 2048 => {
+        Some(t) if t.len() > MAX_TOKEN_LEN => {
             return Err(ApiError::field("payment.token", "is too long"));
         }
         _ => {}

@@ -1,13 +1,14 @@
 // Review and pay: the review (lines, totals, details with Edit), exactly the payment methods the
-// provider lists that the step can complete (no wallets), card details posted to the provider's
-// tokenize_url and never to /api, and Place order (busy while it runs, 402 at the form, 201 on).
+// provider lists that this browser can complete (a wallet only where it can pay), card details
+// posted to the provider's tokenize_url and never to /api, Place order (busy while it runs, 402 at
+// the form, 201 on), and the Apple Pay and Google Pay sheets (outside services: fake classes).
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, checkoutLine, checkoutView, ID, stubFetch, stubLocation, type Answer } from '../../testing/checkout-fixtures';
 import { resetBrowserState } from '../../testing/setup-dom';
 import { rememberDeclined } from './attempt';
 import PaymentScreen from './payment-screen';
-import { usableMethods } from './wallets';
+import { GOOGLE_PAY, NO_WALLETS, usableMethods, walletSupport } from './wallets';
 
 const METHODS = `GET /api/checkout/${ID}/payment-methods`;
 const ORDERS = `POST /api/checkout/${ID}/orders`;
@@ -17,7 +18,18 @@ const confirmed: Answer = { status: 201, body: { status: 'Confirmed', order_id: 
 
 const methods = (...types: string[]): Answer => ({
   status: 200,
-  body: { methods: types.map((type) => ({ type, name: { scheme: 'Credit Card', giftcard: 'Gift card', paypal: 'PayPal', klarna: 'Klarna', applepay: 'Apple Pay', googlepay: 'Google Pay' }[type] ?? type })), amount: 94.95, currency: 'GBP', tokenize_url: '/sandbox-pay/v1/tokens' },
+  body: {
+    methods: types.map((type) => ({
+      type,
+      name: { scheme: 'Credit Card', giftcard: 'Gift card', paypal: 'PayPal', klarna: 'Klarna', applepay: 'Apple Pay', googlepay: 'Google Pay' }[type] ?? type,
+      brands: ['visa', 'mc'],
+      ...(type === 'googlepay' ? { configuration: { environment: 'TEST', gateway: 'example', gateway_merchant_id: 'exampleGatewayMerchantId' } } : {}),
+    })),
+    amount: 94.95,
+    currency: 'GBP',
+    tokenize_url: '/sandbox-pay/v1/tokens',
+    merchant_name: 'Storefront',
+  },
 });
 
 function routes(extra: Record<string, Parameters<typeof stubFetch>[0][string]> = {}) {
@@ -83,10 +95,146 @@ describe('payment methods', () => {
     expect(radios()).toEqual(['PayPal', 'Credit Card', 'Gift card', 'Klarna']);
   });
 
-  it('never lists a wallet, even where the browser could pay with one (no token flow here)', () => {
-    vi.stubGlobal('ApplePaySession', { canMakePayments: () => true });
-    const answer = { methods: [{ type: 'applepay' as const, name: 'Apple Pay' }, { type: 'googlepay' as const, name: 'Google Pay' }, { type: 'scheme' as const, name: 'Card' }], amount: 10, currency: 'GBP', tokenize_url: '/t' };
-    expect(usableMethods(answer).map((m) => m.type)).toEqual(['scheme']);
+  it('lists Apple Pay only where the wallet can pay now, and Google Pay only where the browser says it can', async () => {
+    const answer = { methods: [{ type: 'applepay' as const, name: 'Apple Pay' }, { type: 'googlepay' as const, name: 'Google Pay' }, { type: 'scheme' as const, name: 'Card' }], amount: 10, currency: 'GBP', tokenize_url: '/t', merchant_name: 'Shop' };
+    expect(usableMethods(answer, NO_WALLETS).map((m) => m.type)).toEqual(['scheme']);
+    expect(await walletSupport(answer)).toEqual(NO_WALLETS);
+    vi.stubGlobal('ApplePaySession', Object.assign(function Session() {}, { canMakePayments: () => false }));
+    vi.stubGlobal('PaymentRequest', fakePaymentRequest({ canPay: false }).Request);
+    expect(await walletSupport(answer)).toEqual(NO_WALLETS);
+    vi.stubGlobal('ApplePaySession', Object.assign(function Session() {}, { canMakePayments: () => true }));
+    const google = fakePaymentRequest({ canPay: true });
+    vi.stubGlobal('PaymentRequest', google.Request);
+    const support = await walletSupport(answer);
+    expect(support).toEqual({ applePay: true, googlePay: true });
+    expect(usableMethods(answer, support).map((m) => m.type)).toEqual(['applepay', 'googlepay', 'scheme']);
+    expect(google.methods[0]?.supportedMethods).toBe(GOOGLE_PAY);
+    expect(google.details[0]).toEqual({ total: { label: 'Shop', amount: { currency: 'GBP', value: '10.00' } } });
+  });
+});
+
+/** A fake of the Payment Request API (the browser's Google Pay sheet). */
+function fakePaymentRequest(behaviour: { canPay: boolean; token?: string; cancel?: boolean }) {
+  const methods: { supportedMethods: string; data: unknown }[] = [];
+  const details: unknown[] = [];
+  const completed: string[] = [];
+  class Request {
+    constructor(m: { supportedMethods: string; data: unknown }[], d: unknown) {
+      methods.push(...m);
+      details.push(d);
+    }
+    canMakePayment(): Promise<boolean> {
+      return Promise.resolve(behaviour.canPay);
+    }
+    show(): Promise<unknown> {
+      if (behaviour.cancel === true) return Promise.reject(new DOMException('closed', 'AbortError'));
+      return Promise.resolve({
+        details: { paymentMethodData: { tokenizationData: { type: 'PAYMENT_GATEWAY', token: behaviour.token ?? 'gpay-token' } } },
+        complete: (result: string) => {
+          completed.push(result);
+          return Promise.resolve();
+        },
+      });
+    }
+  }
+  return { Request, methods, details, completed };
+}
+
+/** A fake Apple Pay wallet: begin() validates the merchant, then authorises with a token; a failed payment is followed by the shopper closing the sheet. */
+function fakeApplePay() {
+  const log: { requests: unknown[]; sessions: unknown[]; statuses: number[] } = { requests: [], sessions: [], statuses: [] };
+  class Session {
+    static STATUS_SUCCESS = 0;
+    static STATUS_FAILURE = 1;
+    static canMakePayments = (): boolean => true;
+    onvalidatemerchant: ((e: { validationURL: string }) => void) | null = null;
+    onpaymentauthorized: ((e: { payment: { token: unknown } }) => void) | null = null;
+    oncancel: ((e: unknown) => void) | null = null;
+    constructor(_version: number, request: unknown) {
+      log.requests.push(request);
+    }
+    begin(): void {
+      this.onvalidatemerchant?.({ validationURL: 'https://apple-pay-gateway-cert.apple.com/paymentservices/startSession' });
+    }
+    completeMerchantValidation(session: unknown): void {
+      log.sessions.push(session);
+      this.onpaymentauthorized?.({ payment: { token: { paymentData: { data: 'encrypted' }, transactionIdentifier: 'T1' } } });
+    }
+    completePayment(result: { status: number }): void {
+      log.statuses.push(result.status);
+      if (result.status === Session.STATUS_FAILURE) this.oncancel?.({});
+    }
+    abort(): void {
+      this.oncancel?.({});
+    }
+  }
+  return { Session, log };
+}
+
+describe('wallets', () => {
+  const SESSION = `POST /api/checkout/${ID}/apple-pay-session`;
+
+  it('Apple Pay: the sheet for the total, the merchant session through the API, then Place order with the token', async () => {
+    const assign = stubLocation('/checkout/payment');
+    const apple = fakeApplePay();
+    vi.stubGlobal('ApplePaySession', apple.Session);
+    const calls = stubFetch(routes({ [METHODS]: methods('applepay', 'scheme'), [SESSION]: { status: 200, body: { merchantSessionIdentifier: 'S1' } }, [ORDERS]: confirmed }));
+    render(<PaymentScreen prefix="" />);
+    fireEvent.click(await screen.findByLabelText('Apple Pay'));
+    expect(screen.getByText('Press Place order to pay with Apple Pay.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Place order' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(CONFIRMATION));
+    expect(apple.log.requests[0]).toMatchObject({ countryCode: 'GB', currencyCode: 'GBP', supportedNetworks: ['visa', 'masterCard'], total: { label: 'Storefront', amount: '94.95' } });
+    expect(calls.find((c) => `${c.method} ${c.path}` === SESSION)?.body).toEqual({ validation_url: 'https://apple-pay-gateway-cert.apple.com/paymentservices/startSession' });
+    expect(apple.log.sessions).toEqual([{ merchantSessionIdentifier: 'S1' }]);
+    const order = calls.find((c) => `${c.method} ${c.path}` === ORDERS)?.body as { payment: { method: string; token: string } };
+    expect(order.payment.method).toBe('applepay');
+    expect(JSON.parse(order.payment.token)).toEqual({ paymentData: { data: 'encrypted' }, transactionIdentifier: 'T1' });
+    expect(apple.log.statuses).toEqual([apple.Session.STATUS_SUCCESS]);
+  });
+
+  it('Apple Pay: a refused payment fails the sheet and, once it is closed, shows why; the button works again', async () => {
+    stubLocation('/checkout/payment');
+    const apple = fakeApplePay();
+    vi.stubGlobal('ApplePaySession', apple.Session);
+    stubFetch(routes({ [METHODS]: methods('applepay'), [SESSION]: { status: 200, body: {} }, [ORDERS]: apiError(402, 'payment_failed', 'Your card was declined.') }));
+    render(<PaymentScreen prefix="" />);
+    await screen.findByLabelText('Apple Pay');
+    fireEvent.click(screen.getByRole('button', { name: 'Place order' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Your card was declined.');
+    expect(apple.log.statuses).toEqual([apple.Session.STATUS_FAILURE]);
+    expect((screen.getByRole('button', { name: 'Place order' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('Google Pay: the browser sheet with the gateway and total, then Place order with its token; the sheet closes with success', async () => {
+    const assign = stubLocation('/checkout/payment');
+    const google = fakePaymentRequest({ canPay: true, token: '{"protocolVersion":"ECv2"}' });
+    vi.stubGlobal('PaymentRequest', google.Request);
+    const calls = stubFetch(routes({ [METHODS]: methods('googlepay', 'scheme'), [ORDERS]: confirmed }));
+    render(<PaymentScreen prefix="" />);
+    fireEvent.click(await screen.findByLabelText('Google Pay'));
+    fireEvent.click(screen.getByRole('button', { name: 'Place order' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(CONFIRMATION));
+    expect(google.methods.at(-1)?.data).toMatchObject({
+      environment: 'TEST',
+      merchantInfo: { merchantName: 'Storefront' },
+      allowedPaymentMethods: [{ type: 'CARD', parameters: { allowedCardNetworks: ['VISA', 'MASTERCARD'] }, tokenizationSpecification: { parameters: { gateway: 'example', gatewayMerchantId: 'exampleGatewayMerchantId' } } }],
+    });
+    expect(google.details.at(-1)).toEqual({ total: { label: 'Storefront', amount: { currency: 'GBP', value: '94.95' } } });
+    expect(calls.find((c) => `${c.method} ${c.path}` === ORDERS)?.body).toEqual({ payment: { method: 'googlepay', token: '{"protocolVersion":"ECv2"}' } });
+    expect(google.completed).toEqual(['success']);
+  });
+
+  it('Google Pay: closing the sheet places nothing and says nothing', async () => {
+    stubLocation('/checkout/payment');
+    vi.stubGlobal('PaymentRequest', fakePaymentRequest({ canPay: true, cancel: true }).Request);
+    const calls = stubFetch(routes({ [METHODS]: methods('googlepay') }));
+    render(<PaymentScreen prefix="" />);
+    await screen.findByLabelText('Google Pay');
+    fireEvent.click(screen.getByRole('button', { name: 'Place order' }));
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Place order' }) as HTMLButtonElement).disabled).toBe(false));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(calls.some((c) => c.path.endsWith('/orders'))).toBe(false);
   });
 });
 

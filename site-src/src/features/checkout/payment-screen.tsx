@@ -1,6 +1,6 @@
 // Checkout review and pay (/checkout/payment): the details sent so far (each with Edit), the
-// payment methods the provider offers that this step can complete (in its order; see wallets.ts),
-// and Place order.
+// payment methods the provider offers that this browser can complete (in its order; see
+// wallets.ts), and Place order (which opens the wallet's sheet for Apple Pay and Google Pay).
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { AddressBlock } from '../../components/AddressBlock';
 import { Form, FormError } from '../../components/Field';
@@ -9,7 +9,7 @@ import { readDeclined, rememberDeclined } from './attempt';
 import { countryOf } from './address-rules';
 import { cardErrors, cardRequest, giftCardErrors, giftCardRequest, NO_CARD, NO_GIFT_CARD } from './card-details';
 import type { Step } from './checkout-api/checkout-view';
-import { getPaymentMethods, type PaymentMethod, type PaymentMethodType } from './checkout-api/get-payment-methods';
+import { getPaymentMethods, type PaymentMethod, type PaymentMethods, type PaymentMethodType } from './checkout-api/get-payment-methods';
 import type { OrderPayment } from './checkout-api/place-order';
 import { CheckoutStep, type StepProps } from './checkout-step';
 import { readDraft, saveDraft } from './draft';
@@ -17,7 +17,14 @@ import { CardFields, GiftCardFields } from './payment-fields';
 import { fieldsOf, focusFirstInvalid, messageOf, stepPath } from './steps';
 import { NOT_COMPLETED, submitOrder } from './submit-order';
 import { tokenize } from './tokenize';
-import { usableMethods } from './wallets';
+import { payWithApplePay, payWithGooglePay, type WalletOutcome } from './wallet-pay';
+import { usableMethods, walletSupport } from './wallets';
+
+/** What Place order opens for a wallet: its sheet confirms the payment. */
+const WALLET_HINT: Partial<Record<PaymentMethodType, string>> = {
+  applepay: 'Press Place order to pay with Apple Pay.',
+  googlepay: 'Press Place order to pay with Google Pay.',
+};
 
 export default function PaymentScreen({ prefix }: { prefix: string }): ReactElement {
   return (
@@ -91,7 +98,7 @@ function declinedNotice(): string | null {
 }
 
 function PaymentForm({ view, prefix }: StepProps): ReactElement {
-  const [offer, setOffer] = useState<{ methods: PaymentMethod[]; tokenizeUrl: string } | null>(null);
+  const [offer, setOffer] = useState<{ methods: PaymentMethod[]; answer: PaymentMethods } | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [tries, setTries] = useState(0);
   const [method, setMethod] = useState<PaymentMethodType | null>(null);
@@ -107,9 +114,9 @@ function PaymentForm({ view, prefix }: StepProps): ReactElement {
     let live = true;
     getPaymentMethods(view.id)
       .then(async (answer) => {
-        const methods = usableMethods(answer);
+        const methods = usableMethods(answer, await walletSupport(answer));
         if (!live) return;
-        setOffer({ methods, tokenizeUrl: answer.tokenize_url });
+        setOffer({ methods, answer });
         const kept = readDraft().method;
         setMethod(methods.find((m) => m.type === kept)?.type ?? methods[0]?.type ?? null);
       })
@@ -127,25 +134,30 @@ function PaymentForm({ view, prefix }: StepProps): ReactElement {
     saveDraft({ method: type });
   };
 
-  /** One attempt: tokenise the details if the method has any, then Place order. Null: the page is leaving. */
-  const attempt = async (chosen: PaymentMethodType, tokenizeUrl: string): Promise<string | null> => {
-    const payment: OrderPayment = { method: chosen };
-    if (chosen === 'scheme' || chosen === 'giftcard') {
+  /**
+   * One attempt: a wallet's sheet, or tokenise the details if the method has any, then Place
+   * order. A wallet's sheet must open before anything is awaited (it needs the click).
+   */
+  const attempt = async (chosen: PaymentMethod, answer: PaymentMethods): Promise<WalletOutcome> => {
+    if (chosen.type === 'applepay') return payWithApplePay(view.id, prefix, chosen, answer);
+    if (chosen.type === 'googlepay') return payWithGooglePay(view.id, prefix, chosen, answer);
+    const payment: OrderPayment = { method: chosen.type };
+    if (chosen.type === 'scheme' || chosen.type === 'giftcard') {
       try {
-        payment.token = await tokenize(tokenizeUrl, chosen === 'scheme' ? cardRequest(card) : giftCardRequest(giftCard));
+        payment.token = await tokenize(answer.tokenize_url, chosen.type === 'scheme' ? cardRequest(card) : giftCardRequest(giftCard));
       } catch (error) {
         const fields = fieldsOf(error);
         setErrors(fields);
         if (Object.keys(fields).length > 0) focusFirstInvalid('payment-methods');
-        return messageOf(error);
+        return { kind: 'failed', message: messageOf(error) };
       }
     }
-    const outcome = await submitOrder(view.id, prefix, payment);
-    return outcome.kind === 'failed' ? outcome.message : null;
+    return submitOrder(view.id, prefix, payment);
   };
 
   const place = async (): Promise<void> => {
-    if (running.current || offer === null || method === null) return;
+    const chosen = offer?.methods.find((m) => m.type === method);
+    if (running.current || offer === null || chosen === undefined) return;
     const found = method === 'scheme' ? cardErrors(card) : method === 'giftcard' ? giftCardErrors(giftCard) : {};
     setErrors(found);
     if (Object.keys(found).length > 0) {
@@ -157,9 +169,9 @@ function PaymentForm({ view, prefix }: StepProps): ReactElement {
     setBusy(true);
     setMessage(null);
     rememberDeclined(null);
-    const failed = await attempt(method, offer.tokenizeUrl).catch(messageOf);
-    if (failed === null) return; // leaving the page: the button stays busy until it goes
-    setMessage(failed);
+    const outcome = await attempt(chosen, offer.answer).catch((error: unknown): WalletOutcome => ({ kind: 'failed', message: messageOf(error) }));
+    if (outcome.kind === 'left') return; // leaving the page: the button stays busy until it goes
+    setMessage(outcome.kind === 'failed' ? outcome.message : null);
     running.current = false;
     setBusy(false);
   };
@@ -201,6 +213,7 @@ function PaymentForm({ view, prefix }: StepProps): ReactElement {
                 </label>
                 {method === m.type && m.type === 'scheme' && <CardFields value={card} onChange={setCard} errors={errors} />}
                 {method === m.type && m.type === 'giftcard' && <GiftCardFields value={giftCard} onChange={setGiftCard} errors={errors} />}
+                {method === m.type && WALLET_HINT[m.type] !== undefined && <p className="choice__detail">{WALLET_HINT[m.type]}</p>}
               </div>
             ))
           )}

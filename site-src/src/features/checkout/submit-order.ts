@@ -17,10 +17,12 @@ export type OrderOutcome = { kind: 'left' } | { kind: 'failed'; message: string 
 export interface OrderDeps {
   navigate(url: string): void;
   wait(ms: number): Promise<void>;
+  /** The order is paid, just before its confirmation page (a wallet sheet closes with success). */
+  confirmed?(): void;
 }
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const PAGE: OrderDeps = { navigate, wait };
+export const PAGE: OrderDeps = { navigate, wait };
 /** The return page is only passed through: it leaves the history as it goes. */
 const RETURN_PAGE: OrderDeps = { navigate: redirect, wait };
 
@@ -45,6 +47,7 @@ function confirmed(checkoutId: string, order: ConfirmedOrder, deps: OrderDeps): 
   clearDraft();
   // The order closed the cart: the next pages must not ask the API for it (a 404).
   keepCart(null);
+  deps.confirmed?.();
   deps.navigate(order.confirmation_path);
   return { kind: 'left' };
 }

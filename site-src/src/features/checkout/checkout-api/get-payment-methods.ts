@@ -9,6 +9,8 @@ export interface PaymentMethod {
   type: PaymentMethodType;
   name: string;
   brands?: string[];
+  /** What a wallet sheet needs: Google Pay's `environment`, `gateway`, `gateway_merchant_id`. */
+  configuration?: Record<string, string>;
 }
 
 export interface PaymentMethods {
@@ -16,6 +18,8 @@ export interface PaymentMethods {
   amount: number;
   currency: string;
   tokenize_url: string;
+  /** The name a wallet sheet shows: the shop's. */
+  merchant_name: string;
 }
 
 export function getPaymentMethods(id: string): Promise<PaymentMethods> {
