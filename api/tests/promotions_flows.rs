@@ -39,6 +39,8 @@ struct EngineState {
     /// Wait this long before answering (a hanging engine).
     delay: Option<Duration>,
     cart_off: f64,
+    /// Grant free shipping (a discount of the whole shipping cost).
+    free_shipping: bool,
 }
 
 #[derive(Clone, Default)]
@@ -148,12 +150,12 @@ async fn put_session(
     if let Some(r) = record(&e, "PUT", path, dry.clone(), &h, body.clone()).await {
         return r;
     }
-    let cart_off = {
+    let (cart_off, free_shipping) = {
         let mut s = e.0.lock().unwrap();
         if dry.as_deref() == Some("false") {
             s.sessions.insert(id.clone());
         }
-        s.cart_off
+        (s.cart_off, s.free_shipping)
     };
     let mut effects = Vec::new();
     for item in body["customerSession"]["cartItems"].as_array().unwrap() {
@@ -168,6 +170,10 @@ async fn put_session(
     if cart_off > 0.0 {
         effects.push(json!({"effectType": "setDiscount", "triggeredByCoupon": 7,
                             "props": {"name": "coupon", "value": cart_off}}));
+    }
+    if free_shipping {
+        effects.push(json!({"effectType": "setDiscountPerAdditionalCost",
+                            "props": {"name": "free shipping", "additionalCost": "shipping", "value": 0.0}}));
     }
     effects.push(json!({"effectType": "showNotification", "props": {"title": "Hello"}}));
     axum::Json(json!({"effects": effects, "customerSession": body["customerSession"]}))
@@ -450,7 +456,64 @@ async fn bad_requests_and_a_disabled_flag_call_nothing(backend: Backend) {
     api.finish().await;
 }
 
+/// The engine's free shipping, which the bag shows as "SHIPPING FREE", is what the checkout
+/// charges: the cheapest option costs nothing, faster ones keep their price, and the order's
+/// total is the bag's.
+async fn free_shipping_is_free_at_checkout(backend: Backend) {
+    let (api, engine) = start(backend, true).await;
+    engine.0.lock().unwrap().free_shipping = true;
+    let mut b = api.browser();
+    fill_bag(&api, &mut b).await;
+    let cart = b.post("/api/cart/promotions", json!({})).await.json();
+    assert_eq!(cart["free_shipping"], true, "{cart}");
+    let (id, view) = common::checkout::ready(&mut b, "", "GB").await;
+    let options = view["consignment"]["shipping_options"].as_array().unwrap();
+    let prices: Vec<i64> = options.iter().map(|o| cents(&o["amount"])).collect();
+    let cheapest = prices.iter().position(|p| *p == 0).expect("a free option");
+    assert!(
+        prices.iter().filter(|p| **p == 0).count() == 1 && prices.len() > 1,
+        "{prices:?}"
+    );
+    // `ready` chose the first option; choose the free one.
+    let free = options[cheapest]["id"].as_str().unwrap();
+    let r = common::checkout::put(
+        &mut b,
+        &id,
+        "shipping-option",
+        "",
+        json!({"shipping_option_id": free}),
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    let view = r.json();
+    assert_eq!(cents(&view["totals"]["shipping"]), 0, "{view}");
+    assert_eq!(cents(&view["totals"]["total"]), cents(&cart["cart_amount"]));
+    let token = common::checkout::card_token(&mut b, "4242424242424242").await;
+    let r = common::checkout::place(
+        &mut b,
+        &id,
+        "",
+        "key-free-ship-1",
+        json!({"method": "scheme", "token": token}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let path = r.json()["confirmation_path"]
+        .as_str()
+        .unwrap()
+        .replace("/order-confirmation/", "/api/orders/");
+    let order = b.get(&path).await.json();
+    assert_eq!(cents(&order["shipping_amount"]), 0, "{order}");
+    assert_eq!(
+        cents(&order["total"]),
+        cents(&cart["cart_amount"]),
+        "{order}"
+    );
+    api.finish().await;
+}
+
 on_both!(
+    free_shipping_is_free_at_checkout,
     a_guest_bag_is_evaluated_at_the_servers_prices,
     a_signed_in_shopper_gets_a_profile_when_the_engine_answers_408,
     engine_failures_are_502s_that_change_nothing,

@@ -116,7 +116,7 @@ pub async fn all_in_main_warehouse(
     }))
 }
 
-/// The options the bag may use to reach `country`, in sheet order.
+/// The options the bag may use to reach `country`, in sheet order, priced for this bag.
 pub async fn options_for(
     conn: &mut sqlx::AnyConnection,
     state: &AppState,
@@ -125,17 +125,49 @@ pub async fn options_for(
     bag: &PricedBag,
 ) -> ApiResult<Vec<ShippingOption>> {
     let all_in_main = all_in_main_warehouse(conn, state, market, bag).await?;
-    Ok(market_options(conn, market)
+    let mut options: Vec<ShippingOption> = market_options(conn, market)
         .await?
         .into_iter()
         .filter(|o| option_allowed(&o.label, market, country, all_in_main))
-        .collect())
+        .collect();
+    if bag.discounts.free_shipping {
+        make_cheapest_free(&mut options);
+    }
+    Ok(options)
+}
+
+/// The promotions engine's free shipping (the bag says "SHIPPING FREE"): the cheapest option the
+/// bag may use costs nothing (the first of equals); faster options keep their price, as the
+/// shopper chooses to pay for speed.
+fn make_cheapest_free(options: &mut [ShippingOption]) {
+    if let Some(cheapest) = options.iter_mut().min_by_key(|o| o.amount_minor) {
+        cheapest.amount_minor = 0;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use domain::market::MARKETS;
+
+    #[test]
+    fn free_shipping_makes_the_cheapest_option_free() {
+        let option = |id: &str, amount_minor| ShippingOption {
+            id: id.into(),
+            label: id.into(),
+            detail: String::new(),
+            amount_minor,
+        };
+        let mut options = vec![
+            option("next", 695),
+            option("standard", 395),
+            option("other", 395),
+        ];
+        make_cheapest_free(&mut options);
+        let prices: Vec<i64> = options.iter().map(|o| o.amount_minor).collect();
+        assert_eq!(prices, [695, 0, 395]);
+        make_cheapest_free(&mut []);
+    }
 
     #[test]
     fn the_uk_ships_to_gb_jersey_and_guernsey_only() {
