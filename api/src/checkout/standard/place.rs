@@ -345,15 +345,14 @@ async fn place_order(
     let market = shopper.market;
 
     // The same key again: the same order, as it stands now (its cart may be closed already).
-    let mut conn = state.db().pool().acquire().await?;
-    if is_token(&id)
-        && let Some(order) = order_by_key(&mut conn, &id, &key).await?
-        && orders::owned_by(&mut conn, &shopper, &order.id).await?
-    {
-        drop(conn);
+    if let Some(order) = placed_with_key(&state, &shopper, &id, &key).await? {
         return again(&state, &shopper, &market, order).await;
     }
-    let opened = record::open(&mut conn, &state, &shopper, &id, false).await?;
+    let mut conn = state.db().pool().acquire().await?;
+    let opened = match record::open(&mut conn, &state, &shopper, &id, false).await {
+        Ok(opened) => opened,
+        Err(e) => return or_same_key(e, &state, &shopper, &id, &key).await,
+    };
     // Completeness, and a method the provider offers for this market and total.
     let mut missing = Vec::new();
     if opened.row.email.is_none() {
@@ -406,7 +405,13 @@ async fn place_order(
         token,
     };
     let mut tx = state.db().write().await?;
-    let opened = record::open(&mut tx, &state, &shopper, &id, true).await?;
+    let opened = match record::open(&mut tx, &state, &shopper, &id, true).await {
+        Ok(opened) => opened,
+        Err(e) => {
+            tx.rollback().await?;
+            return or_same_key(e, &state, &shopper, &id, &key).await;
+        }
+    };
     if let Some(order) = order_by_key(&mut tx, &opened.row.id, &key).await? {
         // A concurrent press of the same key won the lock.
         tx.rollback().await?;
@@ -497,6 +502,38 @@ async fn place_order(
 }
 
 /// The order a Place order key made on this checkout.
+/// The order this key already placed on this checkout, when the shopper owns it.
+async fn placed_with_key(
+    state: &AppState,
+    shopper: &Shopper,
+    checkout_id: &str,
+    key: &str,
+) -> ApiResult<Option<OrderPayment>> {
+    if !is_token(checkout_id) {
+        return Ok(None);
+    }
+    let mut conn = state.db().pool().acquire().await?;
+    match order_by_key(&mut conn, checkout_id, key).await? {
+        Some(order) if orders::owned_by(&mut conn, shopper, &order.id).await? => Ok(Some(order)),
+        _ => Ok(None),
+    }
+}
+
+/// The checkout or its cart could not be opened: a concurrent press of the same key may have
+/// placed the order and closed the cart meanwhile, and then this press answers that order.
+async fn or_same_key(
+    e: ApiError,
+    state: &AppState,
+    shopper: &Shopper,
+    checkout_id: &str,
+    key: &str,
+) -> ApiResult<Response> {
+    match placed_with_key(state, shopper, checkout_id, key).await? {
+        Some(order) => again(state, shopper, &shopper.market, order).await,
+        None => Err(e),
+    }
+}
+
 async fn order_by_key(
     conn: &mut sqlx::AnyConnection,
     checkout_id: &str,
