@@ -1,6 +1,6 @@
 //! The outbox delivered over SMTP to a real server on loopback (aiosmtpd, see common/smtp.rs), on
 //! SQLite and PostgreSQL: the reset email arrives and its link resets the password; a temporary
-//! refusal and then success; a refused connection retried; tries running out and a permanent
+//! refusal and then success; a refused connection and a silent server retried; tries running out and a permanent
 //! refusal becoming dead letters that never hold up the others; the operator's view and retry; the
 //! order and newsletter emails with their headers and the one-click unsubscribe; and two senders
 //! (two hosts) on one database delivering each of 200 messages exactly once.
@@ -195,8 +195,28 @@ async fn a_refused_connection_is_temporary_and_the_last_try_makes_a_dead_letter(
     let (state, attempts, error) = row(&api.state, "ada@example.com").await;
     assert_eq!((state.as_str(), attempts), ("pending", 1));
     assert!(error.is_some());
-    // The server is back: the message goes at its next try.
+    // A server that takes the connection and never answers: a timeout, also temporary.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let silent_port = silent.local_addr().unwrap().port();
+    let held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((socket, _)) = silent.accept().await {
+            open.push(socket);
+        }
+    });
+    if let api::mail::config::Destination::Smtp(s) = &mut config.destination {
+        s.port = silent_port;
+        s.timeout = std::time::Duration::from_millis(250);
+    }
+    let hung = Sender::new(api.state.clone(), Transport::new(&config).unwrap().unwrap());
     api.state.advance_clock(61);
+    assert_eq!(hung.pass().await.unwrap().retried, 1);
+    let (state, attempts, error) = row(&api.state, "ada@example.com").await;
+    assert_eq!((state.as_str(), attempts), ("pending", 2));
+    assert!(error.unwrap().contains("timed out"));
+    held.abort();
+    // The server is back: the message goes at its next try.
+    api.state.advance_clock(121);
     assert_eq!(pass(&api.state).await.sent, 1);
 
     // A mailbox busy for longer than three tries (waits of 60 s, then 120 s) becomes a dead

@@ -25,7 +25,7 @@ pub struct SmtpConfig {
     pub security: Security,
     /// Username and password, when the server wants AUTH.
     pub credentials: Option<(String, String)>,
-    /// Each SMTP command's time limit; a whole delivery gets a few of them.
+    /// The limit on connecting; a whole delivery is cut off after four of them.
     pub timeout: Duration,
 }
 

@@ -9,7 +9,6 @@ use super::outbox::{self, Claimed};
 use super::transport::{Outcome, Transport};
 use crate::state::AppState;
 use crate::store::random_id;
-use std::time::Duration;
 use tokio::task::JoinHandle;
 
 /// What one pass did.
@@ -42,20 +41,12 @@ impl Sender {
         &self.state.config().mail
     }
 
-    /// The longest one delivery may take: a few SMTP commands' time limits (connect, greeting,
-    /// TLS, the envelope, the data). The lease outlives it, so a slow but live delivery is never
-    /// claimed by a second sender.
-    fn delivery_limit(&self) -> Duration {
-        match &self.config().destination {
-            super::config::Destination::Smtp(smtp) => smtp.timeout * 6,
-            _ => Duration::from_secs(30),
-        }
-    }
-
     /// Claims the due messages (up to a batch), delivers them and records what happened.
     pub async fn pass(&self) -> anyhow::Result<Pass> {
         let config = self.config();
-        let lease = self.delivery_limit().as_secs() as i64 + 60;
+        // The lease outlives the longest delivery, so a slow but live one is never claimed by a
+        // second sender.
+        let lease = self.transport.delivery_limit().as_secs() as i64 + 60;
         let claimed = outbox::claim(
             self.state.db(),
             &self.owner,
@@ -98,13 +89,7 @@ impl Sender {
     async fn deliver_one(&self, msg: Claimed) -> anyhow::Result<Outcome> {
         let config = self.config();
         let shop_name = self.state.catalog().store.name.clone();
-        let limit = self.delivery_limit();
-        let outcome = tokio::time::timeout(
-            limit,
-            self.transport.deliver(&msg, &config.from, &shop_name),
-        )
-        .await
-        .unwrap_or_else(|_| Outcome::Temporary(format!("timed out after {}s", limit.as_secs())));
+        let outcome = self.transport.deliver(&msg, &config.from, &shop_name).await;
         let now = self.state.now();
         let db = self.state.db();
         match &outcome {

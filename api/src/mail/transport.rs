@@ -144,9 +144,15 @@ pub fn build(msg: &Claimed, from: &str, shop_name: &str) -> Result<Message, Stri
 /// Where the sender hands messages over.
 #[derive(Clone)]
 pub enum Transport {
-    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+    /// The SMTP client and the longest one whole delivery may take.
+    Smtp(AsyncSmtpTransport<Tokio1Executor>, Duration),
     Mailbox(PathBuf),
 }
+
+/// A whole delivery may take this many times `SMTP_TIMEOUT_SECS`. lettre's async client applies
+/// its timeout to connecting only, so a server that accepts and then never answers is cut off by
+/// this limit instead (and the try counts as a temporary failure).
+const DELIVERY_TIMEOUTS: u32 = 4;
 
 impl Transport {
     /// The transport of `config`; None when mail goes nowhere.
@@ -174,9 +180,20 @@ impl Transport {
                 if let Some((user, password)) = &smtp.credentials {
                     builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
                 }
-                Some(Transport::Smtp(builder.build()))
+                Some(Transport::Smtp(
+                    builder.build(),
+                    smtp.timeout * DELIVERY_TIMEOUTS,
+                ))
             }
         })
+    }
+
+    /// The longest one delivery may take (the sender's lease outlives it).
+    pub fn delivery_limit(&self) -> Duration {
+        match self {
+            Transport::Smtp(_, limit) => *limit,
+            Transport::Mailbox(_) => Duration::from_secs(30),
+        }
     }
 
     /// Delivers one message and says what came of it.
@@ -186,10 +203,16 @@ impl Transport {
             Err(e) => return Outcome::Permanent(e),
         };
         match self {
-            Transport::Smtp(smtp) => match smtp.send(message).await {
-                Ok(_) => Outcome::Sent,
-                Err(e) => classify(&e),
-            },
+            Transport::Smtp(smtp, limit) => {
+                match tokio::time::timeout(*limit, smtp.send(message)).await {
+                    Ok(Ok(_)) => Outcome::Sent,
+                    Ok(Err(e)) => classify(&e),
+                    Err(_) => Outcome::Temporary(format!(
+                        "timed out: no answer within {} s",
+                        limit.as_secs_f64()
+                    )),
+                }
+            }
             Transport::Mailbox(dir) => match write_maildir(dir, &msg.id, &message.formatted()) {
                 Ok(()) => Outcome::Sent,
                 Err(e) => Outcome::Temporary(format!("writing to the mailbox: {e}")),
