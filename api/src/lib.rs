@@ -73,6 +73,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 
 /// The API router, to be nested at `/api`.
 pub fn app(state: AppState) -> Router {
+    mail::message::prepare();
     let (router, doc) = routes().split_for_parts();
     let doc = Arc::new(doc);
     let trusted = Arc::new(state.config().trusted_origins.clone());

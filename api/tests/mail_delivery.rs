@@ -510,6 +510,44 @@ async fn two_senders_deliver_each_of_200_messages_exactly_once(backend: Backend)
     api.finish().await;
 }
 
+/// STARTTLS and implicit TLS, each verified against the CA the relay's certificate comes from:
+/// delivered over TLS with the CA trusted, refused (and retried later) without it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn starttls_and_implicit_tls_deliver_only_to_a_verified_server() {
+    use api::mail::config::Security;
+    let smtp = SmtpServer::start().await;
+    let ca = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/tls/ca.pem");
+    let api = start(Backend::Sqlite, &smtp).await;
+    for (i, security) in [Security::StartTls, Security::Tls].into_iter().enumerate() {
+        let to = format!("tls{i}@example.com");
+        queue(&api.state, &to).await;
+        let unverified = smtp.mail_config_with(security, None);
+        let refused = Sender::new(
+            api.state.clone(),
+            Transport::new(&unverified).unwrap().unwrap(),
+        );
+        assert_eq!(
+            refused.pass().await.unwrap().retried,
+            1,
+            "{security:?}: an unknown CA is refused"
+        );
+        assert!(smtp.received_by(&to).is_empty());
+        api.state.advance_clock(61);
+        let verified = smtp.mail_config_with(security, Some(ca.clone()));
+        let good = Sender::new(
+            api.state.clone(),
+            Transport::new(&verified).unwrap().unwrap(),
+        );
+        assert_eq!(good.pass().await.unwrap().sent, 1, "{security:?}");
+        assert!(only_message(&smtp, &to).tls, "{security:?}: over TLS");
+    }
+    // And the plain connection of the other tests did not use TLS.
+    queue(&api.state, "plain@example.com").await;
+    assert_eq!(pass(&api.state).await.sent, 1);
+    assert!(!only_message(&smtp, "plain@example.com").tls);
+    api.finish().await;
+}
+
 on_both!(
     the_reset_email_arrives_and_its_link_resets_the_password,
     a_temporary_refusal_is_retried_after_a_wait_then_delivered,

@@ -27,6 +27,9 @@ pub struct SmtpConfig {
     pub credentials: Option<(String, String)>,
     /// The limit on connecting; a whole delivery is cut off after four of them.
     pub timeout: Duration,
+    /// Extra trusted CA certificates (PEM), for a relay whose certificate a private CA signed; the
+    /// system's roots are trusted either way.
+    pub ca_file: Option<PathBuf>,
 }
 
 /// Where delivered messages go.
@@ -138,6 +141,7 @@ impl MailConfig {
                 security,
                 credentials,
                 timeout: Duration::from_secs(number("SMTP_TIMEOUT_SECS", 1..=300)?.unwrap_or(30)),
+                ca_file: var("SMTP_CA_FILE").map(PathBuf::from),
             });
             config.from = var("MAIL_FROM")
                 .context("MAIL_FROM (the sender's address) is required with SMTP_HOST")?;

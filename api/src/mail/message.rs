@@ -196,6 +196,12 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
 ];
 
+/// Compiles the templates now (the servers call it when they build the router), so the first
+/// email is not paying for it inside the transaction of the order or reset it reports.
+pub fn prepare() {
+    environment();
+}
+
 fn environment() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {

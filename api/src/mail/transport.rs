@@ -6,11 +6,12 @@
 
 use super::config::{Destination, MailConfig, Security};
 use super::outbox::Claimed;
+use anyhow::Context;
 use lettre::address::Address;
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -166,7 +167,18 @@ impl Transport {
                 Some(Transport::Mailbox(dir.clone()))
             }
             Destination::Smtp(smtp) => {
-                let tls = || TlsParameters::new(smtp.host.clone());
+                let tls = || -> anyhow::Result<TlsParameters> {
+                    let mut params = TlsParameters::builder(smtp.host.clone());
+                    if let Some(path) = &smtp.ca_file {
+                        let pem = std::fs::read(path)
+                            .with_context(|| format!("reading SMTP_CA_FILE {}", path.display()))?;
+                        let ca = Certificate::from_pem(&pem).with_context(|| {
+                            format!("SMTP_CA_FILE {} holds no PEM certificate", path.display())
+                        })?;
+                        params = params.add_root_certificate(ca);
+                    }
+                    Ok(params.build()?)
+                };
                 let security = match smtp.security {
                     Security::StartTls => Tls::Required(tls()?),
                     Security::Tls => Tls::Wrapper(tls()?),

@@ -1,7 +1,8 @@
 //! A real SMTP server on loopback for the mail tests: aiosmtpd (from PyPI, in a virtual
 //! environment this harness creates once under `target/`) running `tests/support/smtp_server.py`,
 //! which writes every accepted message, parsed, as JSON. Recipients stage its failures (see the
-//! script). `TEST_SMTP_PYTHON` points at another Python that has aiosmtpd instead.
+//! script). It offers STARTTLS and listens with implicit TLS too, with the test-only certificate
+//! in `tests/support/tls`. `TEST_SMTP_PYTHON` points at another Python that has aiosmtpd instead.
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -63,6 +64,8 @@ fn python() -> PathBuf {
 /// One message as the server received it.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Received {
+    /// Whether the message came over TLS (STARTTLS or implicit).
+    pub tls: bool,
     pub mail_from: String,
     pub rcpt_tos: Vec<String>,
     pub headers: Vec<(String, String)>,
@@ -97,8 +100,26 @@ impl Received {
     }
 }
 
+/// The port the server prints on its next line as `{prefix}{port}`.
+async fn port_line(
+    lines: &mut tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
+    prefix: &str,
+) -> u16 {
+    let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+        .await
+        .expect("the SMTP server did not start in 30 s")
+        .unwrap()
+        .expect("the SMTP server exited");
+    line.strip_prefix(prefix)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("expected {prefix}<port> from the SMTP server: {line}"))
+}
+
 pub struct SmtpServer {
+    /// Plain SMTP, offering STARTTLS.
     pub port: u16,
+    /// Implicit TLS (SMTPS).
+    pub tls_port: u16,
     dir: tempfile::TempDir,
     _child: Child,
 }
@@ -107,27 +128,23 @@ impl SmtpServer {
     pub async fn start() -> SmtpServer {
         let python = tokio::task::spawn_blocking(python).await.unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/smtp_server.py");
+        let support = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support");
         let mut child = Command::new(python)
-            .arg(script)
+            .arg(support.join("smtp_server.py"))
             .arg(dir.path())
+            .arg(support.join("tls/localhost.pem"))
+            .arg(support.join("tls/localhost.key"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
             .expect("starting the SMTP server");
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
-            .await
-            .expect("the SMTP server did not start in 30 s")
-            .unwrap()
-            .expect("the SMTP server exited");
-        let port = line
-            .strip_prefix("PORT ")
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("unexpected first line from the SMTP server: {line}"));
+        let port = port_line(&mut lines, "PORT ").await;
+        let tls_port = port_line(&mut lines, "TLS_PORT ").await;
         SmtpServer {
             port,
+            tls_port,
             dir,
             _child: child,
         }
@@ -158,14 +175,30 @@ impl SmtpServer {
 
     /// The mail settings of an API that delivers here (no TLS: the server is on loopback).
     pub fn mail_config(&self) -> api::mail::config::MailConfig {
+        self.mail_config_with(api::mail::config::Security::None, None)
+    }
+
+    /// As `mail_config`, over `security` to `localhost` (the name on the test certificate),
+    /// trusting `ca_file`.
+    pub fn mail_config_with(
+        &self,
+        security: api::mail::config::Security,
+        ca_file: Option<PathBuf>,
+    ) -> api::mail::config::MailConfig {
         use api::mail::config::{Destination, MailConfig, Security, SmtpConfig};
+        let (host, port) = match security {
+            Security::None => ("127.0.0.1", self.port),
+            Security::StartTls => ("localhost", self.port),
+            Security::Tls => ("localhost", self.tls_port),
+        };
         MailConfig {
             destination: Destination::Smtp(SmtpConfig {
-                host: "127.0.0.1".into(),
-                port: self.port,
-                security: Security::None,
+                host: host.into(),
+                port,
+                security,
                 credentials: None,
                 timeout: Duration::from_secs(5),
+                ca_file,
             }),
             from: "shop@example.com".into(),
             max_attempts: 3,

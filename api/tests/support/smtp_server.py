@@ -3,7 +3,10 @@ and writes it, parsed, as one JSON file per delivery into the directory it is gi
 choose the server's behaviour, so a test can stage the outside world's failures:
   tempfail-N-…@…  answered 451 at RCPT for the first N tries of that address, then accepted;
   reject…@…       answered 550 at RCPT (no such mailbox), every time.
-Prints "PORT <n>" once listening; exits when its stdin closes (the test process is gone).
+Given a certificate and key (tests/support/tls), the server also offers STARTTLS on that port and
+listens with implicit TLS on a second one.
+Prints "PORT <n>" (and "TLS_PORT <n>") once listening; exits when its stdin closes (the test
+process is gone).
 """
 import asyncio
 import email
@@ -11,6 +14,7 @@ import email.policy
 import json
 import os
 import re
+import ssl
 import sys
 import threading
 
@@ -44,6 +48,8 @@ class Handler:
         text = msg.get_body(("plain",))
         html = msg.get_body(("html",))
         record = {
+            "tls": session.ssl is not None
+            or server.transport.get_extra_info("ssl_object") is not None,
             "mail_from": envelope.mail_from,
             "rcpt_tos": envelope.rcpt_tos,
             "headers": [[k, str(v)] for k, v in msg.items()],
@@ -66,19 +72,32 @@ def exit_when_stdin_closes():
     os._exit(0)
 
 
-async def main(out_dir):
+async def main(out_dir, cert=None, key=None):
     handler = Handler(out_dir)
     loop = asyncio.get_running_loop()
-    server = await loop.create_server(
-        lambda: SMTP(handler, hostname="smtp.test", data_size_limit=10_000_000),
-        host="127.0.0.1",
-        port=0,
-    )
+    context = None
+    if cert:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+
+    def smtp():
+        return SMTP(handler, hostname="smtp.test", data_size_limit=10_000_000, tls_context=context)
+
+    server = await loop.create_server(smtp, host="127.0.0.1", port=0)
     print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
+    servers = [server]
+    if context is not None:
+        implicit = await loop.create_server(
+            lambda: SMTP(handler, hostname="smtp.test", data_size_limit=10_000_000),
+            host="127.0.0.1",
+            port=0,
+            ssl=context,
+        )
+        print(f"TLS_PORT {implicit.sockets[0].getsockname()[1]}", flush=True)
+        servers.append(implicit)
     threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
-    async with server:
-        await server.serve_forever()
+    await asyncio.gather(*(s.serve_forever() for s in servers))
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    asyncio.run(main(*sys.argv[1:4]))
