@@ -45,10 +45,6 @@ impl Kind {
             Kind::NewsletterConfirmation => "newsletter_confirmation",
         }
     }
-
-    pub fn from_code(code: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.code() == code)
-    }
 }
 
 /// A rendered message, ready for the outbox.
