@@ -2,6 +2,7 @@
 //! from flags and environment variables; see docs/api.md.
 
 use crate::checkout::config::{ExpressConfig, PAYMENTS_PER_CLIENT, PENDING_LIMIT_SECS};
+use crate::mail::config::MailConfig;
 use crate::payments::config::PaymentsConfig;
 use crate::promotions::config::PromotionsConfig;
 use std::path::PathBuf;
@@ -62,6 +63,8 @@ pub struct Config {
     pub payment_attempts_per_client: u32,
     /// A Pending order older than this is asked about at the provider and settled (reconcile).
     pub pending_order_limit_secs: i64,
+    /// Mail delivery: where the outbox goes and how failures are retried (see `mail::config`).
+    pub mail: MailConfig,
 }
 
 impl Config {
@@ -100,6 +103,7 @@ impl Config {
             payments: PaymentsConfig::default(),
             pending_order_limit_secs: PENDING_LIMIT_SECS,
             payment_attempts_per_client: PAYMENTS_PER_CLIENT,
+            mail: MailConfig::default(),
         }
     }
 }

@@ -5,6 +5,7 @@
 use crate::auth;
 use crate::cart;
 use crate::checkout;
+use crate::mail;
 use crate::session;
 use crate::state::AppState;
 use std::future::Future;
@@ -13,7 +14,8 @@ use tokio::task::JoinHandle;
 
 impl AppState {
     /// Deletes what has outlived its use, every `every`: expired sessions, spent or expired reset
-    /// links, and guest carts untouched for longer than the cart cookie lives.
+    /// links, guest carts untouched for longer than the cart cookie lives, and emails sent more
+    /// than a month ago.
     pub fn spawn_janitor(&self, every: Duration) -> JoinHandle<()> {
         repeat(
             self,
@@ -52,7 +54,7 @@ impl AppState {
     }
 
     /// One janitor pass, in one transaction: each owner deletes its expired rows. Answers the
-    /// number of sessions, reset links and carts removed.
+    /// number of sessions, reset links, sent emails and carts removed.
     pub async fn purge_expired(&self) -> anyhow::Result<u64> {
         let now = self.now();
         // A guest cart lives as long as its cookie.
@@ -60,6 +62,7 @@ impl AppState {
         let mut tx = self.db().write().await?;
         let mut removed = session::purge_expired(&mut tx, now).await?;
         removed += auth::reset::purge_spent(&mut tx, now).await?;
+        removed += mail::outbox::purge_sent(&mut tx, now).await?;
         // The checkouts first: they find their carts through the cart table.
         checkout::express::purge_abandoned(&mut tx, stale_carts).await?;
         checkout::standard::record::purge_abandoned(&mut tx, stale_carts).await?;

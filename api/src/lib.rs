@@ -58,6 +58,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(cart::router())
         .merge(promotions::router())
         .merge(checkout::router())
+        .merge(mail::admin::router())
         .merge(auth::router())
         .merge(auth::reset::router())
         .merge(account::router())
@@ -72,6 +73,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 
 /// The API router, to be nested at `/api`.
 pub fn app(state: AppState) -> Router {
+    mail::message::prepare();
     let (router, doc) = routes().split_for_parts();
     let doc = Arc::new(doc);
     let trusted = Arc::new(state.config().trusted_origins.clone());
@@ -103,6 +105,7 @@ pub fn app(state: AppState) -> Router {
         // Server-to-server webhooks: their own body limit, authenticated by signature, not by
         // the browser-oriented CSRF rule.
         .merge(webhooks::router(state.clone()))
+        .merge(marketing::unsubscribe_router(state.clone()))
         .merge(preview::router().with_state(state))
         .layer(axum::middleware::from_fn(security::json_errors_for_limits))
         .layer(axum::middleware::from_fn(security::request_id))

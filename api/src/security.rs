@@ -1,5 +1,6 @@
 //! Cross-cutting request guards: request ids with one log line per 5xx, CSRF (Sec-Fetch-Site /
-//! Origin), the JSON content-type rule for state-changing calls, and the sign-in throttle.
+//! Origin), the JSON content-type rule for state-changing calls, the sign-in throttle, and the
+//! operator endpoints' bearer token.
 
 use crate::error::{ApiError, ErrorBody, ErrorDetail, Explained, InternalFault, copy};
 use crate::json::{is_json_content_type, too_large, unsupported_media_type};
@@ -12,6 +13,23 @@ use std::sync::Mutex;
 use tracing::Instrument;
 
 pub const REQUEST_ID: &str = "x-request-id";
+
+/// The operator endpoints' guard: `Authorization: Bearer {API_ADMIN_TOKEN}`, compared in constant
+/// time; 401 when it is missing or wrong, and always when no token is configured.
+pub fn require_admin(admin_token: Option<&str>, headers: &HeaderMap) -> Result<(), ApiError> {
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|h| h.strip_prefix("Bearer "));
+    crate::webhooks::signature::verify_secret_header(admin_token, token).map_err(|e| {
+        tracing::warn!(reason = %e, "operator endpoint refused");
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "A valid admin token is required",
+        )
+    })
+}
 
 /// The id of the request being served, for handlers and logs.
 #[derive(Clone)]

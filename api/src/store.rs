@@ -24,6 +24,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (4, include_str!("../migrations/0004_cart_promotion.sql")),
     (5, include_str!("../migrations/0005_express_checkout.sql")),
     (6, include_str!("../migrations/0006_checkout.sql")),
+    (7, include_str!("../migrations/0007_mail_delivery.sql")),
 ];
 
 /// `($1,$2,…),(…)` for `rows` rows of `cols` columns: the Any driver's query builder writes `?`,
@@ -238,6 +239,16 @@ impl Db {
             Backend::Postgres => self.pool.begin().await?,
         };
         Ok(Tx { tx, _slot: slot })
+    }
+
+    /// ` FOR UPDATE SKIP LOCKED` on PostgreSQL, so concurrent claimers of a queue each take rows
+    /// the others have not locked instead of waiting for them; empty on SQLite, where
+    /// `BEGIN IMMEDIATE` already lets one claimer at a time in.
+    pub fn skip_locked(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite => "",
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+        }
     }
 
     /// `FOR UPDATE` on PostgreSQL, where concurrent writers need the row lock; empty on SQLite,

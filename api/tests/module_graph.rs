@@ -20,7 +20,7 @@ const OWNERS: &[(&str, &str)] = &[
     ("express_checkout", "checkout/express.rs"),
     ("inventory", "inventory.rs"),
     ("marketing_consent", "marketing.rs"),
-    ("outbox", "mail.rs"),
+    ("outbox", "mail/outbox.rs"),
     ("password_reset", "auth/reset.rs"),
     ("schema_migrations", "store.rs"),
     ("search_query", "search/popular.rs"),

@@ -46,6 +46,8 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/orders/{checkout_id}/{order_id}/account"),
     ("get", "/admin/orders"),
     ("post", "/admin/orders/{order_id}/{action}"),
+    ("get", "/admin/outbox"),
+    ("post", "/admin/outbox/{id}/retry"),
     ("get", "/customer/orders"),
     ("post", "/auth/register"),
     ("post", "/auth/login"),

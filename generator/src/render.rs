@@ -51,8 +51,11 @@ impl Templates {
         let mut files: Vec<_> = WalkDir::new(dir)
             .into_iter()
             .filter_map(Result::ok)
+            // `mail/` holds the API's email templates (compiled into the API): a change there
+            // must not change every page's fingerprint.
             .filter(|e| {
                 e.file_type().is_file()
+                    && !e.path().starts_with(dir.join("mail"))
                     && e.path()
                         .extension()
                         .is_some_and(|x| x == "html" || x == "xml" || x == "txt")
@@ -234,7 +237,7 @@ fn island(state: &State, name: String, props: Value) -> Result<Value, Error> {
 
 /// Escapes like Jinja2's markupsafe (`& < > " '`). minijinja's default also escapes `/`, which
 /// bloats every URL in a page and makes server markup differ from React's for the same props.
-fn html_formatter(
+pub fn html_formatter(
     out: &mut minijinja::Output,
     state: &mut State,
     value: &Value,

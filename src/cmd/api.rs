@@ -93,6 +93,7 @@ impl Args {
         c.payments = api::payments::config::PaymentsConfig::from_env(
             api::payments::config::ProviderKind::None,
         )?;
+        c.mail = api::mail::config::MailConfig::from_env(api::mail::config::Destination::Nowhere)?;
         c.admin_token = std::env::var("API_ADMIN_TOKEN")
             .ok()
             .filter(|t| !t.is_empty());
@@ -130,6 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let _janitor = state.spawn_janitor(Duration::from_secs(3600));
         let _reconciler = state.spawn_order_reconciler(Duration::from_secs(60));
         let _search_log = state.spawn_search_log_flusher(Duration::from_secs(10));
+        let _mail = state.spawn_mail_sender()?;
         let app = storefront::site_server::with_api(axum::Router::new(), state.clone());
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await

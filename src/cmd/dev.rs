@@ -202,6 +202,13 @@ pub fn run(args: Args) -> Result<()> {
         api_config.payments = api::payments::config::PaymentsConfig::from_env(
             api::payments::config::ProviderKind::Sandbox,
         )?;
+        // No mail server needed: without SMTP_HOST the sender delivers into a maildir in the
+        // build cache, which /dev/mail shows.
+        let maildir = args.build.cache.join("mail");
+        api_config.mail = api::mail::config::MailConfig::from_env(
+            api::mail::config::Destination::Mailbox(maildir.clone()),
+        )?;
+        api_config.mail.poll = Duration::from_millis(500);
         api_config.admin_token = std::env::var("API_ADMIN_TOKEN")
             .ok()
             .filter(|t| !t.is_empty());
@@ -214,10 +221,13 @@ pub fn run(args: Args) -> Result<()> {
         let _catalog_watcher = api_state.spawn_watcher();
         let _search_log = api_state.spawn_search_log_flusher(Duration::from_secs(10));
         let _reconciler = api_state.spawn_order_reconciler(Duration::from_secs(60));
+        let _mail = api_state.spawn_mail_sender()?;
+        let mail_pages = api::mail::devbox::router(api_state.clone(), Some(maildir));
         api_state
             .webhooks()
             .attach(std::sync::Arc::new(daemon.clone()));
         let app = site_server::router_over(SiteFiles::View(daemon.view()), api_state)
+            .nest(api::mail::devbox::MOUNT, mail_pages)
             .layer(axum::middleware::from_fn_with_state(
                 last.clone(),
                 dev_errors::inject,

@@ -134,6 +134,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.payments = api::payments::config::PaymentsConfig::from_env(
             api::payments::config::ProviderKind::None,
         )?;
+        config.mail =
+            api::mail::config::MailConfig::from_env(api::mail::config::Destination::Nowhere)?;
         if config.content_webhook_secret.is_none() || config.catalog_webhook_secret.is_none() {
             println!("note: a webhook secret is not set, so that webhook refuses every delivery");
         }
@@ -143,6 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let _catalog_watcher = api_state.spawn_watcher();
         let _janitor = api_state.spawn_janitor(Duration::from_secs(3600));
         let _reconciler = api_state.spawn_order_reconciler(Duration::from_secs(60));
+        let _mail = api_state.spawn_mail_sender()?;
         api_state.webhooks().attach(Arc::new(daemon.clone()));
         let app = production_router(
             SiteFiles::View(daemon.view()),

@@ -162,19 +162,9 @@ async fn register(
         status: "registered",
     };
     if exists {
-        crate::mail::queue_mail(
-            &mut tx,
-            &email,
-            "Someone tried to register with your email",
-            &format!(
-                "Somebody tried to create an account with this address, which already has one.\n\
-                 If it was you, sign in or reset your password at {}/forgot-password",
-                state.config().public_base_url
-            ),
-            "duplicate_registration",
-            now,
-        )
-        .await?;
+        let head = crate::mail::Letterhead::of(&state, shopper.market);
+        let message = crate::mail::message::duplicate_registration(&head, &email)?;
+        crate::mail::queue(&mut tx, &message, now).await?;
         tx.commit().await?;
         return Ok((StatusCode::CREATED, Json(accepted)).into_response());
     }

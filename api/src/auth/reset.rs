@@ -8,6 +8,7 @@ use crate::account;
 use crate::error::{ApiError, ApiResult, copy};
 use crate::fields::{is_email, normalise_email};
 use crate::json::StrictJson;
+use crate::mail::{Letterhead, message};
 use crate::session::{self, Shopper};
 use crate::state::AppState;
 use crate::store::{Tx, random_id, token_hash};
@@ -100,16 +101,10 @@ async fn request_reset(
             .bind(now + cfg.reset_token_ttl)
             .execute(&mut *tx)
             .await?;
-        let link = format!("{}/updatePassword?token={token}", cfg.public_base_url);
-        crate::mail::queue_mail(
-            &mut tx,
-            &email,
-            "Reset your password",
-            &format!("Use this link to choose a new password. It works once and expires in {} minutes.\n{link}", cfg.reset_token_ttl / 60),
-            "password_reset",
-            now,
-        )
-        .await?;
+        let head = Letterhead::of(&state, shopper.market);
+        let link = format!("{}?token={token}", head.link("/updatePassword"));
+        let message = message::password_reset(&head, &email, &link, cfg.reset_token_ttl / 60)?;
+        crate::mail::queue(&mut tx, &message, now).await?;
     }
     tx.commit().await?;
     Ok((StatusCode::ACCEPTED, Json(RESET_ACCEPTED)).into_response())

@@ -2,16 +2,18 @@
 //! status): list orders, and move them along the spec's lifecycle. Ship: Confirmed → Shipped.
 //! Complete: Shipped → Complete. Cancel: Pending or Confirmed → Cancelled, the stock returned and
 //! the payment voided (or refunded once captured). Refund: Confirmed, Shipped or Complete →
-//! Refunded through the provider. Anything else is 409 `illegal_transition`.
+//! Refunded through the provider. Anything else is 409 `illegal_transition`. Shipping, cancelling
+//! and refunding queue the matching email to the shopper in the same transaction.
 
 use super::orders;
 use super::payment::{self, OrderPayment};
 use crate::error::{ApiError, ApiResult};
+use crate::mail::Kind;
 use crate::session::is_token;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -37,18 +39,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 fn authorised(state: &AppState, headers: &HeaderMap) -> ApiResult<()> {
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|h| h.strip_prefix("Bearer "));
-    crate::webhooks::signature::verify_secret_header(state.config().admin_token.as_deref(), token)
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "unauthorized",
-                "A valid admin token is required",
-            )
-        })
+    crate::security::require_admin(state.config().admin_token.as_deref(), headers)
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -219,6 +210,17 @@ async fn transition(
     if !moved {
         // It moved under us (a payment settled, another operator): nothing was written.
         return Err(illegal("no longer", &action));
+    }
+    // The shopper hears of every change but completion (which is the operator's bookkeeping).
+    let mail = match to {
+        "Shipped" => Some(Kind::OrderShipped),
+        "Cancelled" => Some(Kind::OrderCancelled),
+        "Refunded" => Some(Kind::OrderRefunded),
+        _ => None,
+    };
+    if let Some(kind) = mail {
+        let refunded = payment_status == Some("refunded");
+        orders::queue_order_mail(&mut tx, &state, &order.id, kind, refunded, now).await?;
     }
     tx.commit().await?;
     if to == "Cancelled" {

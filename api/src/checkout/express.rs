@@ -709,7 +709,10 @@ async fn authorize(
         Ok(authorised) => {
             // The cart before the checkout row, in the order every step locks them.
             cart::lock(&mut tx, state.db(), &checkout.cart.id).await?;
-            orders::mark_paid(&mut tx, &order.id, &authorised.reference, now).await?;
+            // The confirmation email only when this call confirmed the order (not a settled one).
+            if orders::mark_paid(&mut tx, &order.id, &authorised.reference, now).await? {
+                orders::queue_confirmation_mail(&mut tx, &state, &order.id, now).await?;
+            }
             sqlx::query(
                 "UPDATE express_checkout SET state = 'ordered', updated_at = $1 WHERE id = $2",
             )

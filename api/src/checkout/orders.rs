@@ -7,6 +7,7 @@
 use crate::account::address::AddressInput;
 use crate::bag::{LineOption, PricedBag, PricedLine, decimal, extended, minor_units};
 use crate::error::{ApiError, ApiResult};
+use crate::mail::message::{Kind, Letterhead, OrderLine, OrderSummary};
 use crate::session::Shopper;
 use crate::state::AppState;
 use crate::store::{Tx, next_position, random_id};
@@ -332,12 +333,26 @@ pub async fn move_status(
     Ok(changed == 1)
 }
 
-/// Queues the order confirmation email (the outbox, like the reset email): number, lines,
-/// delivery, total and the link to the confirmation.
+/// Queues the order confirmation email: number, lines, delivery, total and the link to the
+/// confirmation, in the order's market.
 pub async fn queue_confirmation_mail(
     tx: &mut Tx,
     state: &AppState,
     order_id: &str,
+    now: i64,
+) -> ApiResult<()> {
+    queue_order_mail(tx, state, order_id, Kind::OrderConfirmation, false, now).await
+}
+
+/// Queues one of the order emails (`kind`: confirmation, shipped, cancelled, refunded) in the
+/// caller's transaction, so the mail exists exactly when the change it reports does. `refunded`
+/// says, for a cancellation, that money already taken was refunded.
+pub async fn queue_order_mail(
+    tx: &mut Tx,
+    state: &AppState,
+    order_id: &str,
+    kind: Kind,
+    refunded: bool,
     now: i64,
 ) -> ApiResult<()> {
     let sql = format!("SELECT {ORDER_COLUMNS}, checkout_id FROM shop_order WHERE id = $1");
@@ -350,16 +365,8 @@ pub async fn queue_confirmation_mail(
         (row.order, row.checkout_id)
     };
     let market = Market::by_code(&row.market).unwrap_or(domain::market::UK);
-    let money = |minor: i64| domain::money::Money::new(minor, market.currency).format();
-    let (email, number, link) = (
-        row.email.clone(),
-        row.number.clone(),
-        format!(
-            "{}{}",
-            state.config().public_base_url,
-            market.path(&format!("/order-confirmation/{checkout_id}/{order_id}"))
-        ),
-    );
+    let head = Letterhead::of(state, market);
+    let (email, number) = (row.email.clone(), row.number.clone());
     let (subtotal, discount, shipping, total, method) = (
         row.subtotal,
         row.discount,
@@ -368,37 +375,32 @@ pub async fn queue_confirmation_mail(
         row.shipping_option_name.clone(),
     );
     let view = order_view(tx, row, false).await?;
-    let mut body = format!("Thank you for your order.\n\nOrder number: {number}\n\n");
-    for line in &view.line_items {
-        let options: Vec<String> = line
-            .options
+    let summary = OrderSummary {
+        number,
+        lines: view
+            .line_items
             .iter()
-            .map(|o| format!("{}: {}", o.name, o.value))
-            .collect();
-        body.push_str(&format!(
-            "{} x {} ({}) {}\n",
-            line.quantity,
-            line.name,
-            options.join(", "),
-            money(minor_units(line.extended_sale_price))
-        ));
-    }
-    body.push_str(&format!(
-        "\nSubtotal: {}\nDiscount: {}\nDelivery ({method}): {}\nTotal: {}\n\nView your order: {link}\n",
-        money(subtotal),
-        money(discount),
-        money(shipping),
-        money(total)
-    ));
-    crate::mail::queue_mail(
-        tx,
-        &email,
-        &format!("Your order {number}"),
-        &body,
-        "order_confirmation",
-        now,
-    )
-    .await
+            .map(|line| OrderLine {
+                name: line.name.clone(),
+                options: line
+                    .options
+                    .iter()
+                    .map(|o| format!("{}: {}", o.name, o.value))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                quantity: line.quantity,
+                price: head.money(minor_units(line.extended_sale_price)),
+            })
+            .collect(),
+        subtotal: head.money(subtotal),
+        discount: (discount > 0).then(|| head.money(discount)),
+        shipping: head.money(shipping),
+        shipping_method: method,
+        total: head.money(total),
+        link: head.link(&format!("/order-confirmation/{checkout_id}/{order_id}")),
+    };
+    let message = crate::mail::message::order(kind, &head, &email, &summary, refunded)?;
+    crate::mail::queue(tx, &message, now).await
 }
 
 // ---- reading orders ------------------------------------------------------------------------

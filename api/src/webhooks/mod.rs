@@ -18,7 +18,7 @@ use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use events::Change;
 use sha2::{Digest, Sha256};
@@ -173,16 +173,9 @@ fn accept(
 
 /// `GET /webhooks/status` with `Authorization: Bearer {admin token}`.
 async fn status(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let token =
-        header(&headers, header::AUTHORIZATION.as_str()).and_then(|h| h.strip_prefix("Bearer "));
-    if let Err(e) = signature::verify_secret_header(state.config().admin_token.as_deref(), token) {
-        tracing::warn!(reason = %e, "webhook status refused");
-        return ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "A valid admin token is required",
-        )
-        .into_response();
+    if let Err(e) = crate::security::require_admin(state.config().admin_token.as_deref(), &headers)
+    {
+        return e.into_response();
     }
     let rebuilds = state
         .webhooks()

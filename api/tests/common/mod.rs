@@ -4,6 +4,7 @@
 
 pub mod checkout;
 pub mod express;
+pub mod smtp;
 
 use api::store::Db;
 use api::{AppState, Config};
@@ -61,6 +62,8 @@ pub struct TestApi {
     pub state: AppState,
     pub addr: SocketAddr,
     pub backend: Backend,
+    /// The database URL, for a second connection to the same store (`another_host`).
+    url: String,
     schema: Option<(String, String)>,
     _dir: tempfile::TempDir,
 }
@@ -110,6 +113,7 @@ impl TestApi {
             state,
             addr,
             backend,
+            url,
             schema,
             _dir: dir,
         }
@@ -121,6 +125,16 @@ impl TestApi {
             cookies: BTreeMap::new(),
             host: self.addr.to_string(),
         }
+    }
+
+    /// A second API state on the same database with its own connection pool, as another host
+    /// of the same shop would have.
+    pub async fn another_host(&self) -> AppState {
+        let schema = self.schema.as_ref().map(|(_, s)| s.as_str());
+        let db = Db::connect_in_schema(&self.url, schema).await.unwrap();
+        AppState::with_db(db, self.state.config().clone())
+            .await
+            .unwrap()
     }
 
     /// Drops the PostgreSQL schema (SQLite's temp dir goes with `self`).

@@ -1,22 +1,19 @@
 //! Shopper journeys in Debian's chromium against the built sample store and the API on loopback
 //! (fresh SQLite database): bag, stock rules, wishlist merge, registration and sign-in, password
-//! reset with the token from the API's outbox, the locale switch, and a colour change in place on a
+//! reset through the email in `storefront dev`'s mailbox (/dev/mail), the locale switch, and a colour change in place on a
 //! product page (no navigation; back restores the colour), and the signed-in account screens and a
 //! not-found order confirmation in every market (errors and axe). Journeys 1 and 3 also at 375 px.
-//! Run: SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:journeys
+//! Run against `storefront dev`: SITE_URL=http://127.0.0.1:8099 npm run test:journeys
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { axeViolations, chromiumMissing, hydrated, launch, openPage } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const PRODUCT = '/p/101/satin-slip-midi-dress/Emerald_Green';
 const TIMEOUT = 15_000;
-const API_DB = process.env.API_DB ?? '';
 const PASSWORD = 'Lark2026pass';
 
-const problem =
-  SITE_URL === '' ? 'SITE_URL is not set' : API_DB === '' ? 'API_DB (the API\'s SQLite file) is not set' : chromiumMissing();
+const problem = SITE_URL === '' ? 'SITE_URL is not set' : chromiumMissing();
 
 let emails = 0;
 /** A new address per use: every journey registers its own customer on the shared database. */
@@ -25,15 +22,23 @@ function newEmail(label) {
   return `${label}.${Date.now()}.${emails}@example.com`;
 }
 
-/** The newest password-reset link mailed to `email`, read from the API's outbox table. */
-function resetLinkFromOutbox(email) {
-  const body = execFileSync('sqlite3', [
-    API_DB,
-    `SELECT body FROM outbox WHERE recipient = '${email.replace(/'/g, "''")}' AND kind = 'password_reset' ORDER BY created_at DESC, rowid DESC LIMIT 1;`,
-  ]).toString();
-  const link = body.match(/https?:\/\/\S+\/updatePassword\?token=[0-9a-f]+/);
-  assert.ok(link !== null, `no reset link in the outbox for ${email}: ${body}`);
-  return new URL(link[0]);
+/**
+ * Opens the newest email to `email` in `storefront dev`'s mailbox (/dev/mail), waiting for the
+ * shop's sender to deliver it: the page lists delivered mail, so it is reloaded until it shows.
+ */
+async function openMail(page, email, subject) {
+  const deadline = Date.now() + TIMEOUT;
+  for (;;) {
+    await page.goto(`${SITE_URL}/dev/mail?to=${encodeURIComponent(email)}`);
+    const message = page.getByRole('link', { name: subject }).first();
+    if ((await message.count()) > 0) {
+      await message.click();
+      await page.getByRole('heading', { name: subject }).waitFor();
+      return;
+    }
+    assert.ok(Date.now() < deadline, `no email "${subject}" to ${email} in the mailbox`);
+    await page.waitForTimeout(250);
+  }
 }
 
 /** The one request a journey expects the API to refuse, and nothing else failing. */
@@ -201,7 +206,7 @@ describe('shopper journeys', () => {
     expectOnlyRefused(errors, 401, '/api/auth/login');
   });
 
-  journey('5: password reset with the token from the outbox', DESKTOP, async (context) => {
+  journey('5: password reset: forgot password → the email in the dev mailbox → its link → a new password → signed in', DESKTOP, async (context) => {
     const { page, errors } = await open(context, '/');
     const email = newEmail('journey5');
     await register(page, { email });
@@ -212,18 +217,25 @@ describe('shopper journeys', () => {
     await page.getByLabel('Email address *').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText(/we have emailed it a link/).waitFor();
-    const link = resetLinkFromOutbox(email);
-    await page.goto(`${SITE_URL}${link.pathname}${link.search}`);
+    await openMail(page, email, /^Reset your .* password$/);
+    // The email's own button, in its HTML part, as a mail client shows it.
+    await page.frameLocator('iframe').getByRole('link', { name: 'Choose a new password' }).click();
+    await page.waitForURL(/\/updatePassword\?token=[0-9a-f]{64}$/, { waitUntil: 'domcontentloaded' });
+    const link = page.url();
     await hydrated(page);
     await page.getByLabel('New password *', { exact: true }).fill('Fresh2027pass');
     await page.getByLabel('Confirm new password *').fill('Fresh2027pass');
     await page.getByRole('button', { name: 'Reset password' }).click();
     await page.getByText('Your password has been changed.', { exact: false }).waitFor();
     // The link works once.
-    await page.goto(`${SITE_URL}${link.pathname}${link.search}`);
+    await page.goto(link);
     await page.getByText('The link you have clicked is not valid').waitFor();
     await signIn(page, email, 'Fresh2027pass');
     await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
+    await page.getByText('Hello Ada').waitFor();
+    // The preview lists every message (7 kinds) in every market.
+    await page.goto(`${SITE_URL}/dev/mail/preview`);
+    assert.equal(await page.locator('tbody tr').count(), 21);
     expectOnlyRefused(errors, 400, '/api/auth/password-reset/validate');
   });
 
