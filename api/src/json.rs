@@ -1,6 +1,6 @@
 //! `StrictJson<T>`: the only way a request body enters the API. It requires a JSON content type,
-//! valid UTF-8, no duplicate keys, no client-supplied price/total/discount fields, and reports the
-//! exact field path when the body does not match `T`.
+//! valid UTF-8, a JSON object, no duplicate keys, no client-supplied price/total/discount fields,
+//! and reports the exact field path when the body does not match `T`.
 
 use crate::error::ApiError;
 use axum::body::Bytes;
@@ -34,6 +34,19 @@ pub const FORBIDDEN_KEYS: &[&str] = &[
 ];
 
 pub struct StrictJson<T>(pub T);
+
+/// The body of an action that takes no fields: none at all, or `{}`.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EmptyObject {}
+
+/// Checks an optional body that must be empty or the empty object.
+pub fn empty_or_empty_object(bytes: &[u8]) -> Result<(), ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(());
+    }
+    parse::<EmptyObject>(bytes).map(|_| ())
+}
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for StrictJson<T> {
     type Rejection = ApiError;
@@ -93,6 +106,11 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     de::DeserializeSeed::deserialize(Checked { path: &mut path }, &mut de)
         .map_err(|e| structure_error(&e))?;
     de.end().map_err(|e| structure_error(&e))?;
+    // Every request body is an object: serde would take `[]` (or `[1]`) for a struct whose
+    // fields all have defaults, so anything else is refused here.
+    if !text.trim_start().starts_with('{') {
+        return Err(ApiError::field("body", "must be a JSON object"));
+    }
 
     let mut de = serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
@@ -266,6 +284,24 @@ mod tests {
             field_of(parse::<Body>(br#"{"line_items":[]} x"#).unwrap_err()),
             "body"
         );
+    }
+
+    #[test]
+    fn a_body_that_is_not_an_object_is_refused() {
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct AllDefault {
+            #[serde(default)]
+            email: String,
+        }
+        for bad in ["[]", "[\"a@b.co\"]", "\"x\"", "1", "null", "true"] {
+            assert_eq!(
+                field_of(parse::<AllDefault>(bad.as_bytes()).unwrap_err()),
+                "body",
+                "{bad}"
+            );
+        }
+        assert!(parse::<AllDefault>(b" {}").is_ok());
     }
 
     #[test]

@@ -76,7 +76,10 @@ pub fn app(state: AppState) -> Router {
     mail::message::prepare();
     let (router, doc) = routes().split_for_parts();
     let doc = Arc::new(doc);
-    let trusted = Arc::new(state.config().trusted_origins.clone());
+    let rules = Arc::new(security::CsrfRules::new(
+        state.config().trusted_origins.clone(),
+        &doc,
+    ));
     let limit = state.config().body_limit;
     router
         .route(
@@ -86,6 +89,9 @@ pub fn app(state: AppState) -> Router {
                 async move { axum::Json(doc.as_ref().clone()) }
             }),
         )
+        // Only on routes and methods they take: a method no route takes is a 405, whatever
+        // its body, before the CSRF and content-type rules could answer 403 or 415.
+        .route_layer(axum::middleware::from_fn_with_state(rules, security::csrf))
         .fallback(|| async {
             error::ApiError::new(
                 axum::http::StatusCode::NOT_FOUND,
@@ -94,10 +100,6 @@ pub fn app(state: AppState) -> Router {
             )
         })
         .with_state(state.clone())
-        .layer(axum::middleware::from_fn_with_state(
-            trusted,
-            security::csrf,
-        ))
         // Two limits: axum's extractor limit (what `StrictJson` reads) and tower-http's, which also
         // refuses an honest Content-Length before any byte is read.
         .layer(DefaultBodyLimit::max(limit))
@@ -107,6 +109,9 @@ pub fn app(state: AppState) -> Router {
         .merge(webhooks::router(state.clone()))
         .merge(marketing::unsubscribe_router(state.clone()))
         .merge(preview::router().with_state(state))
-        .layer(axum::middleware::from_fn(security::json_errors_for_limits))
+        .layer(axum::middleware::from_fn(
+            security::json_errors_for_bare_answers,
+        ))
+        .layer(axum::middleware::from_fn(security::api_response_headers))
         .layer(axum::middleware::from_fn(security::request_id))
 }

@@ -90,11 +90,47 @@ pub async fn request_id(mut req: Request, next: Next) -> Response {
     res
 }
 
-/// Maps the body-limit layer's bare 413 to the API's error shape.
-pub async fn json_errors_for_limits(req: Request, next: Next) -> Response {
+/// Gives the API's error shape to the bare answers of the layers and the router: the body
+/// limit's 413, and the 405 of a method a route does not take (keeping its `Allow` header).
+pub async fn json_errors_for_bare_answers(req: Request, next: Next) -> Response {
     let res = next.run(req).await;
-    if res.status() == StatusCode::PAYLOAD_TOO_LARGE && !is_json_response(res.headers()) {
-        return too_large().into_response();
+    if is_json_response(res.headers()) {
+        return res;
+    }
+    match res.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => too_large().into_response(),
+        StatusCode::METHOD_NOT_ALLOWED => {
+            let allow = res.headers().get(header::ALLOW).cloned();
+            let message = match allow.as_ref().and_then(|a| a.to_str().ok()) {
+                Some(methods) => format!("This endpoint takes {methods} only"),
+                None => "This endpoint does not take this method".to_string(),
+            };
+            let mut answer = ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                message,
+            )
+            .into_response();
+            if let Some(allow) = allow {
+                answer.headers_mut().insert(header::ALLOW, allow);
+            }
+            answer
+        }
+        _ => res,
+    }
+}
+
+/// Headers on every API answer: `nosniff`, and `Cache-Control: no-store` unless the answer set
+/// its own, since the answers are personal or live and a CDN proxies /api.
+pub async fn api_response_headers(req: Request, next: Next) -> Response {
+    let mut res = next.run(req).await;
+    let headers = res.headers_mut();
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
     res
 }
@@ -116,12 +152,13 @@ fn is_state_changing(method: &Method) -> bool {
 /// when neither header is present (not a browser, so no ambient cookies to abuse). On top of that
 /// a body must be JSON, which a cross-site HTML form cannot send without a CORS preflight.
 pub async fn csrf(
-    State(trusted): State<std::sync::Arc<Vec<String>>>,
+    State(rules): State<std::sync::Arc<CsrfRules>>,
     req: Request,
     next: Next,
 ) -> Response {
-    if is_state_changing(req.method()) {
-        if let Err(e) = check_origin(req.headers(), &trusted) {
+    // A method the route does not take goes on to the router's 405: nothing can change.
+    if is_state_changing(req.method()) && rules.takes(&req) {
+        if let Err(e) = check_origin(req.headers(), &rules.trusted) {
             return e.into_response();
         }
         let declared_len = req
@@ -147,6 +184,52 @@ pub async fn csrf(
     next.run(req).await
 }
 
+/// What the CSRF rule needs: the trusted origins, and the methods each route takes (from the
+/// OpenAPI document), so a method no route takes is answered 405 rather than 403 or 415.
+pub struct CsrfRules {
+    pub trusted: Vec<String>,
+    /// Route template (as the OpenAPI document and the router write it) → its methods.
+    pub methods: HashMap<String, Vec<Method>>,
+}
+
+impl CsrfRules {
+    pub fn new(trusted: Vec<String>, doc: &utoipa::openapi::OpenApi) -> CsrfRules {
+        let methods = doc
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let item = serde_json::to_value(item).unwrap_or_default();
+                let methods = item
+                    .as_object()
+                    .map(|ops| {
+                        ops.keys()
+                            .filter_map(|m| {
+                                Method::from_bytes(m.to_ascii_uppercase().as_bytes()).ok()
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                (path.clone(), methods)
+            })
+            .collect();
+        CsrfRules { trusted, methods }
+    }
+
+    /// Whether the matched route takes this method (unknown routes: assume it does).
+    fn takes(&self, req: &Request) -> bool {
+        let Some(matched) = req.extensions().get::<axum::extract::MatchedPath>() else {
+            return true;
+        };
+        let path = matched.as_str();
+        let methods = self
+            .methods
+            .get(path)
+            .or_else(|| path.strip_prefix("/api").and_then(|p| self.methods.get(p)));
+        methods.is_none_or(|m| m.contains(req.method()))
+    }
+}
+
 fn check_origin(headers: &HeaderMap, trusted: &[String]) -> Result<(), ApiError> {
     let forbidden = |why: &str| {
         ApiError::new(
@@ -170,10 +253,16 @@ fn check_origin(headers: &HeaderMap, trusted: &[String]) -> Result<(), ApiError>
     let Some(origin) = origin else {
         return Ok(());
     };
+    // Same site means the same scheme and host: the API speaks plain HTTP itself, and a proxy
+    // that ends TLS in front of it says so in `X-Forwarded-Proto`.
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    let authority = origin.split_once("://").map(|(_, rest)| rest);
-    match (authority, host) {
-        (Some(a), Some(h)) if a == h => Ok(()),
+    let scheme = headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .map_or("http", str::trim);
+    match (origin.split_once("://"), host) {
+        (Some((s, a)), Some(h)) if s.eq_ignore_ascii_case(scheme) && a == h => Ok(()),
         _ => Err(forbidden("does not match this site")),
     }
 }
@@ -252,6 +341,36 @@ mod tests {
                 &none
             )
             .is_ok()
+        );
+        // The scheme counts: https only where the proxy says the request came over https.
+        assert!(
+            check_origin(
+                &headers(&[("origin", "https://shop.test"), ("host", "shop.test")]),
+                &none
+            )
+            .is_err()
+        );
+        assert!(
+            check_origin(
+                &headers(&[
+                    ("origin", "https://shop.test"),
+                    ("host", "shop.test"),
+                    ("x-forwarded-proto", "https")
+                ]),
+                &none
+            )
+            .is_ok()
+        );
+        assert!(
+            check_origin(
+                &headers(&[
+                    ("origin", "http://shop.test"),
+                    ("host", "shop.test"),
+                    ("x-forwarded-proto", "https")
+                ]),
+                &none
+            )
+            .is_err()
         );
         assert!(
             check_origin(

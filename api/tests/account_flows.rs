@@ -192,7 +192,10 @@ async fn every_set_cookie_has_the_right_flags(backend: Backend) {
             "POST",
             "/api/cart",
             Some(b"{}".to_vec()),
-            &[("Origin", "https://shop.example")],
+            &[
+                ("Origin", "https://shop.example"),
+                ("X-Forwarded-Proto", "https"),
+            ],
         )
         .await;
     assert_eq!(r.status, 201);

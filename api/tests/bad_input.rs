@@ -274,7 +274,99 @@ async fn server_faults_are_opaque_with_a_request_id(backend: Backend) {
     api.finish().await;
 }
 
+/// Bodies of the wrong JSON type, methods a route does not take, the headers every answer
+/// carries, and the CSRF origin check's scheme.
+async fn wrong_types_methods_and_headers(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let mut b = api.browser();
+    // `[]` where an object is required: 400 naming the body, and nothing made.
+    for path in ["/api/cart", "/api/auth/logout", "/api/cart/items"] {
+        for body in ["[]", "[1]", "\"x\"", "null"] {
+            let r = b
+                .send("POST", path, Some(body.as_bytes().to_vec()), &[])
+                .await;
+            assert_eq!(
+                (r.status, r.error_fields()),
+                (400, vec!["body".to_string()]),
+                "{path} {body}"
+            );
+            assert!(
+                r.set_cookies().is_empty(),
+                "{path} {body}: {:?}",
+                r.set_cookies()
+            );
+        }
+    }
+    assert_eq!(b.get("/api/cart").await.status, 404, "no cart was created");
+
+    // A method the route does not take: 405 with Allow and the error shape, with or without a
+    // body, before any content-type or origin rule.
+    for (method, path, body) in [
+        ("PUT", "/api/health", None),
+        ("PUT", "/api/health", Some(b"{}".to_vec())),
+        ("DELETE", "/api/health", None),
+        ("PATCH", "/api/cart", Some(b"{}".to_vec())),
+        ("POST", "/api/health", Some(b"not json".to_vec())),
+    ] {
+        let r = b
+            .send(method, path, body, &[("Content-Type", "text/plain")])
+            .await;
+        assert_eq!(r.status, 405, "{method} {path}");
+        assert_eq!(
+            r.json()["error"]["code"],
+            "method_not_allowed",
+            "{method} {path}"
+        );
+        let allow = r.header("allow").unwrap_or_default().to_string();
+        assert!(allow.contains("GET"), "{method} {path}: Allow {allow}");
+    }
+
+    // Every answer: nosniff and, as nothing here may be cached by the CDN, no-store.
+    for path in ["/api/health", "/api/cart", "/api/nope", "/api/customer"] {
+        let r = b.get(path).await;
+        assert_eq!(
+            r.header("x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(r.header("cache-control"), Some("no-store"), "{path}");
+    }
+
+    // The origin must match in scheme as well as host.
+    let host = b.host.clone();
+    let https = format!("https://{host}");
+    let http = format!("http://{host}");
+    let r = b
+        .send(
+            "POST",
+            "/api/cart",
+            Some(b"{}".to_vec()),
+            &[("Origin", &https)],
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.error_fields()),
+        (403, vec!["origin".to_string()])
+    );
+    // (Behind a proxy that says https, an https origin passes: security.rs's unit tests.)
+    let r = b
+        .send(
+            "POST",
+            "/api/cart",
+            Some(b"{}".to_vec()),
+            &[("Origin", &http)],
+        )
+        .await;
+    assert!(
+        r.status == 200 || r.status == 201,
+        "{}",
+        String::from_utf8_lossy(&r.body)
+    );
+    api.finish().await;
+}
+
 on_both!(
+    wrong_types_methods_and_headers,
     bad_quantities_and_variants_are_refused,
     bad_cookies_are_refused_without_changes,
     transport_guards,

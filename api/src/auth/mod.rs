@@ -279,8 +279,14 @@ async fn login(
 /// Signs out: the session ends on the server; a cart tied to the customer is replaced by a fresh
 /// one, so the next shopper on this browser does not see it.
 #[utoipa::path(post, path = "/auth/logout", tag = "auth", params(("market" = Option<String>, Query)),
-    responses((status = 200, body = Accepted)))]
-async fn logout(State(state): State<AppState>, shopper: Shopper) -> ApiResult<Response> {
+    request_body(content = crate::json::EmptyObject, description = "optional: no body, or `{}`"),
+    responses((status = 200, body = Accepted), (status = 400, body = crate::error::ErrorBody)))]
+async fn logout(
+    State(state): State<AppState>,
+    shopper: Shopper,
+    body: axum::body::Bytes,
+) -> ApiResult<Response> {
+    crate::json::empty_or_empty_object(&body)?;
     let mut jar = CookieJar::default();
     for c in end_session_cookies(shopper.secure) {
         jar.push(c);
