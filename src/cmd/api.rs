@@ -68,6 +68,30 @@ pub struct Args {
     /// The search index the generator builds (`storefront build --cache DIR` → `DIR/search`).
     #[arg(long, default_value = "content-cache/search", env = "API_SEARCH_DIR")]
     pub search_dir: std::path::PathBuf,
+    #[command(flatten)]
+    pub webhooks: WebhookSecrets,
+}
+
+/// The webhooks' secrets, read by every server that mounts the webhook routes: without them a
+/// correctly signed delivery could not be told from a forged one.
+#[derive(ClapArgs, Clone, Default)]
+pub struct WebhookSecrets {
+    /// The content hub's webhook secret (HMAC key of X-Amplience-Webhook-Signature).
+    #[arg(long, env = "API_CONTENT_WEBHOOK_SECRET", hide_env_values = true)]
+    pub content_webhook_secret: Option<String>,
+    /// The commerce platform's webhook secret header value.
+    #[arg(long, env = "API_CATALOG_WEBHOOK_SECRET", hide_env_values = true)]
+    pub catalog_webhook_secret: Option<String>,
+}
+
+impl WebhookSecrets {
+    pub fn apply(&self, config: &mut api::Config) {
+        config.content_webhook_secret = self.content_webhook_secret.clone();
+        config.catalog_webhook_secret = self.catalog_webhook_secret.clone();
+        if config.content_webhook_secret.is_none() || config.catalog_webhook_secret.is_none() {
+            println!("note: a webhook secret is not set, so that webhook refuses every delivery");
+        }
+    }
 }
 
 impl Args {
@@ -97,7 +121,39 @@ impl Args {
         c.admin_token = std::env::var("API_ADMIN_TOKEN")
             .ok()
             .filter(|t| !t.is_empty());
+        // Authenticated deliveries then get 503 `no_rebuild_daemon`, as documented, not 401.
+        self.webhooks.apply(&mut c);
         Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    #[test]
+    fn the_api_alone_reads_the_webhook_secrets() {
+        let cli = Cli::try_parse_from([
+            "api",
+            "--content-webhook-secret",
+            "hub-secret",
+            "--catalog-webhook-secret",
+            "platform-secret",
+        ])
+        .unwrap();
+        let config = cli.args.config().unwrap();
+        assert_eq!(config.content_webhook_secret.as_deref(), Some("hub-secret"));
+        assert_eq!(
+            config.catalog_webhook_secret.as_deref(),
+            Some("platform-secret")
+        );
     }
 }
 

@@ -33,12 +33,8 @@ pub struct Args {
         env = "DATABASE_URL"
     )]
     pub database_url: String,
-    /// The content hub's webhook secret (HMAC key of X-Amplience-Webhook-Signature).
-    #[arg(long, env = "API_CONTENT_WEBHOOK_SECRET", hide_env_values = true)]
-    pub content_webhook_secret: Option<String>,
-    /// The commerce platform's webhook secret header value.
-    #[arg(long, env = "API_CATALOG_WEBHOOK_SECRET", hide_env_values = true)]
-    pub catalog_webhook_secret: Option<String>,
+    #[command(flatten)]
+    pub webhooks: super::api::WebhookSecrets,
     /// Bearer token of GET /api/webhooks/status.
     #[arg(long, env = "API_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
@@ -126,8 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     runtime.block_on(async move {
         let mut config = api::Config::new(args.database_url.clone(), export_dir);
         config.public_base_url = format!("http://{}", args.addr);
-        config.content_webhook_secret = args.content_webhook_secret.clone();
-        config.catalog_webhook_secret = args.catalog_webhook_secret.clone();
+        args.webhooks.apply(&mut config);
         config.admin_token = args.admin_token.clone();
         config.promotions = api::promotions::PromotionsConfig::from_env()?;
         config.express = api::checkout::ExpressConfig::from_env()?;
@@ -136,9 +131,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )?;
         config.mail =
             api::mail::config::MailConfig::from_env(api::mail::config::Destination::Nowhere)?;
-        if config.content_webhook_secret.is_none() || config.catalog_webhook_secret.is_none() {
-            println!("note: a webhook secret is not set, so that webhook refuses every delivery");
-        }
         let api_state = api::AppState::open(config)
             .await
             .context("starting the API")?;
