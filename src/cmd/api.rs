@@ -127,36 +127,6 @@ impl Args {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        args: Args,
-    }
-
-    #[test]
-    fn the_api_alone_reads_the_webhook_secrets() {
-        let cli = Cli::try_parse_from([
-            "api",
-            "--content-webhook-secret",
-            "hub-secret",
-            "--catalog-webhook-secret",
-            "platform-secret",
-        ])
-        .unwrap();
-        let config = cli.args.config().unwrap();
-        assert_eq!(config.content_webhook_secret.as_deref(), Some("hub-secret"));
-        assert_eq!(
-            config.catalog_webhook_secret.as_deref(),
-            Some("platform-secret")
-        );
-    }
-}
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -231,4 +201,34 @@ pub async fn shutdown_signal() {
         _ = term => {},
     }
     tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    #[test]
+    fn the_api_alone_reads_the_webhook_secrets() {
+        let cli = Cli::try_parse_from([
+            "api",
+            "--content-webhook-secret",
+            "hub-secret",
+            "--catalog-webhook-secret",
+            "platform-secret",
+        ])
+        .unwrap();
+        let config = cli.args.config().unwrap();
+        assert_eq!(config.content_webhook_secret.as_deref(), Some("hub-secret"));
+        assert_eq!(
+            config.catalog_webhook_secret.as_deref(),
+            Some("platform-secret")
+        );
+    }
 }
