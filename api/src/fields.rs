@@ -1,5 +1,21 @@
 //! The shape checks of form fields several modules accept, and how they are stored: email
-//! addresses (§5) and dates. Pure functions.
+//! addresses (§5), dates and free text (names, addresses). Pure functions.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// Why a free-text field was refused.
+pub const CONTROL_CHARACTERS: &str = "must not contain control characters";
+
+/// A one-line text field as it is stored: Unicode NFC (so the same name typed on two systems is
+/// the same string), trimmed. Control characters (line breaks, tabs, NUL, escapes) are refused:
+/// they have no place in a name or an address line and can break the emails and labels they
+/// reach.
+pub fn clean_text(value: &str) -> Result<String, &'static str> {
+    if value.chars().any(char::is_control) {
+        return Err(CONTROL_CHARACTERS);
+    }
+    Ok(value.nfc().collect::<String>().trim().to_string())
+}
 
 /// A simple, permissive email check: text, @, domain, dot, two or more letters (§5).
 pub fn is_email(s: &str) -> bool {
@@ -49,6 +65,15 @@ mod tests {
         assert!(!is_email("a b@c.de"));
         assert!(!is_email("@c.de"));
         assert!(!is_email("a@b.1x"));
+    }
+
+    #[test]
+    fn text_is_nfc_and_trimmed_without_control_characters() {
+        // "é" as e + combining acute becomes the single code point.
+        assert_eq!(clean_text("  Rene\u{301}e ").unwrap(), "Ren\u{e9}e");
+        for bad in ["a\nb", "a\tb", "a\u{0}b", "a\u{1b}[31mb", "a\u{7f}"] {
+            assert_eq!(clean_text(bad), Err(CONTROL_CHARACTERS), "{bad:?}");
+        }
     }
 
     #[test]

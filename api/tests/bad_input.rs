@@ -365,7 +365,56 @@ async fn wrong_types_methods_and_headers(backend: Backend) {
     api.finish().await;
 }
 
+/// Names and address lines: control characters refused with 400 naming the field (nothing
+/// saved), and what is kept is Unicode NFC and trimmed.
+async fn text_fields_refuse_control_characters_and_are_normalised(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let mut b = api.browser();
+    let r = b
+        .post(
+            "/api/auth/register",
+            json!({"email": "rene@example.com", "password": "Lark2026pass", "first_name": "Ada\nEve",
+                   "last_name": "Love\u{1b}[31mlace", "title": "Ms"}),
+        )
+        .await;
+    assert_eq!(r.status, 400);
+    assert_eq!(r.error_fields(), ["first_name", "last_name"]);
+    assert!(r.set_cookies().is_empty());
+    // "Renée" typed with a combining accent is stored as the composed letter, trimmed.
+    let r = b
+        .post(
+            "/api/auth/register",
+            json!({"email": "rene@example.com", "password": "Lark2026pass", "first_name": "  Rene\u{301}e ",
+                   "last_name": "Lovelace", "title": "Ms"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let me = b.get("/api/customer").await.json();
+    assert_eq!(me["first_name"], "Ren\u{e9}e", "{me}");
+
+    let mut address = common::checkout::address("GB");
+    address["city"] = json!("Lon\tdon");
+    address["street_name"] = json!("Row\u{0}");
+    let r = b.post("/api/customer/addresses", address.clone()).await;
+    assert_eq!(r.status, 400);
+    assert_eq!(r.error_fields(), ["city", "street_name"]);
+    assert_eq!(
+        b.get("/api/customer/addresses").await.json()["data"]
+            .as_array()
+            .unwrap()
+            .len(),
+        0
+    );
+    address["city"] = json!(" Lyon\u{301} ");
+    address["street_name"] = json!("Analytical Row");
+    let r = b.post("/api/customer/addresses", address).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["city"], "Lyo\u{144}", "{}", r.json());
+    api.finish().await;
+}
+
 on_both!(
+    text_fields_refuse_control_characters_and_are_normalised,
     wrong_types_methods_and_headers,
     bad_quantities_and_variants_are_refused,
     bad_cookies_are_refused_without_changes,

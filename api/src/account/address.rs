@@ -82,24 +82,29 @@ pub struct AddressList {
 
 /// Every required field with its own message, and the country / state lists.
 pub fn validate_address(mut a: AddressInput) -> ApiResult<AddressInput> {
-    for v in [
-        &mut a.first_name,
-        &mut a.last_name,
-        &mut a.street_name,
-        &mut a.house_number,
-        &mut a.city,
-        &mut a.state_or_province,
-        &mut a.postal_code,
-        &mut a.country_code,
-        &mut a.phone,
+    let mut fields = BTreeMap::new();
+    for (name, v) in [
+        ("first_name", &mut a.first_name),
+        ("last_name", &mut a.last_name),
+        ("street_name", &mut a.street_name),
+        ("house_number", &mut a.house_number),
+        ("city", &mut a.city),
+        ("state_or_province", &mut a.state_or_province),
+        ("postal_code", &mut a.postal_code),
+        ("country_code", &mut a.country_code),
+        ("phone", &mut a.phone),
     ] {
-        *v = v.trim().to_string();
+        match crate::fields::clean_text(v) {
+            Ok(clean) => *v = clean,
+            Err(why) => {
+                fields.insert(name.to_string(), why.to_string());
+            }
+        }
     }
     if a.country_code.eq_ignore_ascii_case("UK") {
         a.country_code = "GB".into();
     }
     a.country_code = a.country_code.to_uppercase();
-    let mut fields = BTreeMap::new();
     let states = COUNTRIES
         .iter()
         .find(|(code, _, _)| *code == a.country_code)
@@ -130,6 +135,9 @@ pub fn validate_address(mut a: AddressInput) -> ApiResult<AddressInput> {
         ("phone", &a.phone, "Please enter a phone number"),
     ];
     for (name, value, message) in required {
+        if fields.contains_key(name) {
+            continue;
+        }
         if value.is_empty() && (name != "state_or_province" || state_needed) {
             fields.insert(name.to_string(), message.to_string());
         } else if value.chars().count() > 100 {
@@ -141,10 +149,9 @@ pub fn validate_address(mut a: AddressInput) -> ApiResult<AddressInput> {
         .find(|(code, _, _)| *code == a.country_code)
     {
         None if !a.country_code.is_empty() => {
-            fields.insert(
-                "country_code".into(),
-                "We do not deliver to this country".into(),
-            );
+            fields
+                .entry("country_code".into())
+                .or_insert_with(|| "We do not deliver to this country".into());
         }
         Some((_, _, states))
             if !states.is_empty()

@@ -281,21 +281,23 @@ async fn update_customer(
         ("last_name", &body.last_name, "Last name"),
     ] {
         if let Some(v) = value {
-            let n = v.trim().chars().count();
+            let v = crate::fields::clean_text(v).map_err(|why| ApiError::field(name, why))?;
+            let n = v.chars().count();
             if !(2..=100).contains(&n) {
                 return Err(ApiError::field(
                     name,
                     format!("{label} must be from 2 to 100 characters"),
                 ));
             }
-            sets.push((name, SqlValue::Text(v.trim().to_string())));
+            sets.push((name, SqlValue::Text(v)));
         }
     }
     if let Some(p) = &body.phone {
+        let p = crate::fields::clean_text(p).map_err(|why| ApiError::field("phone", why))?;
         if p.len() > 40 {
             return Err(ApiError::field("phone", "Phone number is too long"));
         }
-        sets.push(("phone", SqlValue::Text(p.trim().to_string())));
+        sets.push(("phone", SqlValue::Text(p)));
     }
     for (i, f) in body.form_fields.iter().enumerate() {
         let field = format!("form_fields[{i}].value");

@@ -147,9 +147,9 @@ async fn begin_registration(
 async fn register(
     State(state): State<AppState>,
     shopper: Shopper,
-    StrictJson(body): StrictJson<Register>,
+    StrictJson(mut body): StrictJson<Register>,
 ) -> ApiResult<Response> {
-    validate_register(&body)?;
+    validate_register(&mut body)?;
     check_guest_wishlist(&state, &body.guest_wishlist)?;
     let Registering {
         mut tx,

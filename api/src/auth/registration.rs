@@ -96,9 +96,22 @@ pub fn password_problem(p: &str) -> Option<&'static str> {
     }
 }
 
-/// Every field of a registration, each problem under its own field name.
-pub fn validate_register(r: &Register) -> ApiResult<()> {
+/// Every field of a registration, each problem under its own field name; the names and phone
+/// are stored as `clean_text` makes them (NFC, trimmed).
+pub fn validate_register(r: &mut Register) -> ApiResult<()> {
     let mut fields = BTreeMap::new();
+    for (name, value) in [
+        ("first_name", &mut r.first_name),
+        ("last_name", &mut r.last_name),
+        ("phone", &mut r.phone),
+    ] {
+        match crate::fields::clean_text(value) {
+            Ok(clean) => *value = clean,
+            Err(why) => {
+                fields.insert(name.to_string(), why.to_string());
+            }
+        }
+    }
     if !is_email(r.email.trim()) {
         fields.insert("email".into(), "Please enter a valid email address".into());
     }
@@ -110,6 +123,9 @@ pub fn validate_register(r: &Register) -> ApiResult<()> {
         ("last_name", &r.last_name, "Last name"),
     ] {
         let n = value.trim().chars().count();
+        if fields.contains_key(name) {
+            continue;
+        }
         if n < 2 {
             fields.insert(
                 name.into(),
@@ -125,7 +141,7 @@ pub fn validate_register(r: &Register) -> ApiResult<()> {
     if !TITLES.contains(&r.title.as_str()) {
         fields.insert("title".into(), "Please select a title".into());
     }
-    if r.phone.len() > 40 {
+    if r.phone.len() > 40 && !fields.contains_key("phone") {
         fields.insert("phone".into(), "Phone number is too long".into());
     }
     if !r.country_iso2.is_empty()

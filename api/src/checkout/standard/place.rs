@@ -672,7 +672,7 @@ async fn account_from_order(
             country_code: String::new(),
             phone: String::new(),
         });
-    let register = Register::for_order(
+    let mut register = Register::for_order(
         &guest.email,
         &body.password,
         &body.title,
@@ -681,7 +681,7 @@ async fn account_from_order(
         &billing.phone,
         body.preference_email,
     );
-    validate_register(&register)?;
+    validate_register(&mut register)?;
     let (jar, created) =
         auth::register_for_order(&state, &shopper, &register, guest.billing_address.as_ref())
             .await?;
