@@ -296,7 +296,12 @@ fn destination(market: &Market, raw: &str, field: &str) -> ApiResult<String> {
 }
 
 /// Rejects free text that is too long for an address field.
+/// A wallet contact's field: at most `max` characters, and no control characters (as every
+/// text field the API keeps).
 fn check_len(field: &str, value: &str, max: usize) -> ApiResult<()> {
+    if value.chars().any(char::is_control) {
+        return Err(ApiError::field(field, crate::fields::CONTROL_CHARACTERS));
+    }
     if value.chars().count() > max {
         return Err(ApiError::field(
             field,
@@ -756,5 +761,20 @@ async fn authorize(
                 copy::PAYMENT_FAILED,
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contact_fields_refuse_control_characters_and_length() {
+        assert!(check_len("shipping_contact.locality", "London", 100).is_ok());
+        for bad in ["Lon\ndon", "Lon\u{0}don"] {
+            let e = check_len("shipping_contact.locality", bad, 100).unwrap_err();
+            assert!(e.to_string().contains("control characters"), "{e}");
+        }
+        assert!(check_len("f", &"x".repeat(101), 100).is_err());
     }
 }
