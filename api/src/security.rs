@@ -90,9 +90,25 @@ pub async fn request_id(mut req: Request, next: Next) -> Response {
     res
 }
 
+/// The longest path and query an API request may have.
+pub const MAX_URI_BYTES: usize = 4096;
+
 /// Gives the API's error shape to the bare answers of the layers and the router: the body
-/// limit's 413, and the 405 of a method a route does not take (keeping its `Allow` header).
+/// limit's 413, and the 405 of a method a route does not take (keeping its `Allow` header); and
+/// refuses an over-long URL with 414 in that shape.
 pub async fn json_errors_for_bare_answers(req: Request, next: Next) -> Response {
+    // No route takes a path and query this long; refused here in the error shape rather than
+    // by the HTTP layer's bare answer at a far larger size.
+    let uri_len = req.uri().path_and_query().map_or(0, |pq| pq.as_str().len());
+    if uri_len > MAX_URI_BYTES {
+        return ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            "uri_too_long",
+            "The address is too long",
+        )
+        .with_field("url", format!("must be at most {MAX_URI_BYTES} bytes"))
+        .into_response();
+    }
     let res = next.run(req).await;
     if is_json_response(res.headers()) {
         return res;
