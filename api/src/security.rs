@@ -91,7 +91,7 @@ pub async fn request_id(mut req: Request, next: Next) -> Response {
 }
 
 /// The longest path and query an API request may have.
-pub const MAX_URI_BYTES: usize = 4096;
+pub const MAX_URI_BYTES: usize = 16 * 1024;
 
 /// Gives the API's error shape to the bare answers of the layers and the router: the body
 /// limit's 413, and the 405 of a method a route does not take (keeping its `Allow` header); and

@@ -322,7 +322,9 @@ async fn wrong_types_methods_and_headers(backend: Backend) {
     }
 
     // An over-long URL: 414 in the error shape.
-    let r = b.get(&format!("/api/search?q={}", "a".repeat(5000))).await;
+    let r = b
+        .get(&format!("/api/search?q={}", "a".repeat(17_000)))
+        .await;
     assert_eq!((r.status, r.error_fields()), (414, vec!["url".to_string()]));
 
     // Every answer: nosniff and, as nothing here may be cached by the CDN, no-store.
