@@ -49,6 +49,22 @@ pub struct Authorised {
     pub reference: String,
 }
 
+/// Sends one provider call with its `Idempotency-Key` (a retried charge of the same order is one
+/// charge at the provider); a connection or timeout failure is a transport error.
+pub(super) async fn send(
+    op: &'static str,
+    mut req: reqwest::RequestBuilder,
+    idempotency_key: Option<&str>,
+) -> Result<reqwest::Response, ProviderError> {
+    if let Some(key) = idempotency_key {
+        req = req.header("Idempotency-Key", key);
+    }
+    req.send().await.map_err(|e| ProviderError::Transport {
+        op,
+        why: upstream::transport_why(&e),
+    })
+}
+
 pub struct Client {
     pub(crate) http: reqwest::Client,
     pub(crate) base: Url,
@@ -97,18 +113,11 @@ impl Client {
         body: &impl Serialize,
         idempotency_key: Option<&str>,
     ) -> Result<Option<Value>, ProviderError> {
-        let mut req = self
+        let req = self
             .http
             .post(upstream::join(&self.base, segments))
             .json(body);
-        if let Some(key) = idempotency_key {
-            // A retried charge of the same order is one charge at the provider.
-            req = req.header("Idempotency-Key", key);
-        }
-        let res = req.send().await.map_err(|e| ProviderError::Transport {
-            op,
-            why: upstream::transport_why(&e),
-        })?;
+        let res = send(op, req, idempotency_key).await?;
         let status = res.status();
         if status == StatusCode::PAYMENT_REQUIRED {
             return Ok(None);

@@ -160,13 +160,7 @@ impl Client {
         if let Some(body) = body {
             req = req.json(body);
         }
-        if let Some(key) = idempotency_key {
-            req = req.header("Idempotency-Key", key);
-        }
-        let res = req.send().await.map_err(|e| ProviderError::Transport {
-            op,
-            why: upstream::transport_why(&e),
-        })?;
+        let res = super::client::send(op, req, idempotency_key).await?;
         let status = res.status();
         if status.is_client_error() && status != StatusCode::UNAUTHORIZED {
             let problem: Problem = res.json().await.unwrap_or(Problem {
