@@ -34,7 +34,10 @@ pub struct Config {
     pub reset_token_ttl: i64,
     /// Absolute origin used in links inside emails.
     pub public_base_url: String,
-    /// Failed sign-ins allowed per account, and sign-in attempts per client address, per window.
+    /// Failed sign-ins allowed per window: to one account from one client address; to one
+    /// account from all addresses together (after which only the owner's known browsers may try);
+    /// and from one client address to any accounts.
+    pub login_limit_per_account_client: u32,
     pub login_limit_per_account: u32,
     pub login_limit_per_ip: u32,
     pub login_window_secs: i64,
@@ -89,7 +92,8 @@ impl Config {
             cookie_secure: None,
             reset_token_ttl: 3600,
             public_base_url: "http://localhost:3000".into(),
-            login_limit_per_account: 5,
+            login_limit_per_account_client: 5,
+            login_limit_per_account: 50,
             login_limit_per_ip: 50,
             login_window_secs: 900,
             search_dir: PathBuf::from("content-cache/search"),

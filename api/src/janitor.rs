@@ -14,7 +14,8 @@ use tokio::task::JoinHandle;
 
 impl AppState {
     /// Deletes what has outlived its use, every `every`: expired sessions, spent or expired reset
-    /// links, guest carts untouched for longer than the cart cookie lives, and emails sent more
+    /// links, registrations nobody confirmed, browsers
+    /// not signed in from for a year, guest carts untouched for longer than the cart cookie lives, and emails sent more
     /// than a month ago.
     pub fn spawn_janitor(&self, every: Duration) -> JoinHandle<()> {
         repeat(
@@ -62,6 +63,8 @@ impl AppState {
         let mut tx = self.db().write().await?;
         let mut removed = session::purge_expired(&mut tx, now).await?;
         removed += auth::reset::purge_spent(&mut tx, now).await?;
+        removed += auth::confirmation::purge_expired(&mut tx, now).await?;
+        removed += auth::devices::purge_stale(&mut tx, now).await?;
         removed += mail::outbox::purge_sent(&mut tx, now).await?;
         // The checkouts first: they find their carts through the cart table.
         checkout::express::purge_abandoned(&mut tx, stale_carts).await?;

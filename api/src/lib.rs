@@ -61,6 +61,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(mail::admin::router())
         .merge(auth::router())
         .merge(auth::reset::router())
+        .merge(auth::confirmation::router())
         .merge(account::router())
         .merge(wishlist::router())
         .merge(search::router())

@@ -25,6 +25,11 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (5, include_str!("../migrations/0005_express_checkout.sql")),
     (6, include_str!("../migrations/0006_checkout.sql")),
     (7, include_str!("../migrations/0007_mail_delivery.sql")),
+    (
+        8,
+        include_str!("../migrations/0008_pending_registration.sql"),
+    ),
+    (9, include_str!("../migrations/0009_known_device.sql")),
 ];
 
 /// `($1,$2,…),(…)` for `rows` rows of `cols` columns: the Any driver's query builder writes `?`,

@@ -44,7 +44,7 @@ pub fn page_from_query(query: Option<&str>) -> ApiResult<u64> {
     }
 }
 
-#[derive(Deserialize, ToSchema, Clone)]
+#[derive(Deserialize, Serialize, ToSchema, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct WishlistItemInput {
     pub product_id: u64,

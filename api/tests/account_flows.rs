@@ -32,7 +32,7 @@ async fn registration_validates_each_field_and_signs_in(backend: Backend) {
     let r = register(&mut b, "ada@example.com", PW).await;
     assert!(
         r.set_cookie("sf_session").is_some(),
-        "register = register, then sign in"
+        "the confirmation link signs in"
     );
     let me = b.get("/api/customer").await;
     assert_eq!(me.status, 200);
@@ -54,24 +54,6 @@ async fn registration_validates_each_field_and_signs_in(backend: Backend) {
         ]
     );
 
-    // The same email again: same status and body, no session, a mail to the owner instead.
-    let mut other = api.browser();
-    let again = other
-        .post("/api/auth/register", json!({"email": "ADA@example.com", "password": "other123", "first_name": "Eve", "last_name": "Evil", "title": "Ms"}))
-        .await;
-    assert_eq!(again.status, r.status);
-    assert_eq!(again.body, r.body);
-    assert!(again.set_cookie("sf_session").is_none());
-    assert_eq!(other.get("/api/customer").await.status, 401);
-    assert_eq!(
-        api.scalar(
-            "SELECT COUNT(*) FROM outbox WHERE kind = $1",
-            "duplicate_registration"
-        )
-        .await,
-        1
-    );
-
     // Profile update with form fields.
     let r = b
         .put("/api/customer", json!({"first_name": "Augusta", "form_fields": [{"name": "Preference Post", "value": "true"}, {"name": "Date of Birth", "value": "1985-12-10"}]}))
@@ -88,8 +70,160 @@ async fn registration_validates_each_field_and_signs_in(backend: Backend) {
     api.finish().await;
 }
 
+/// Every header of a reply, with its body and status: what a prober compares. Only the clock's
+/// `date` and the per-request random `x-request-id` are left out.
+fn observable(r: &Reply) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let headers = r
+        .headers
+        .iter()
+        .filter(|(k, _)| k != "date" && k != "x-request-id")
+        .cloned()
+        .collect();
+    (r.status, headers, r.body.clone())
+}
+
+/// Registration, sign-in and the reset request answer a known and an unknown email alike, in
+/// status, headers, cookies and body; the account exists only once its emailed link is opened,
+/// and it keeps the bag the browser had.
+async fn registration_sign_in_and_reset_do_not_tell_which_emails_have_accounts(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    register(&mut api.browser(), "ada@example.com", PW).await;
+    let attempt = |email: &str| json!({"email": email, "password": "other123", "first_name": "Eve", "last_name": "Evil", "title": "Ms"});
+
+    let (mut known, mut unknown) = (api.browser(), api.browser());
+    let k = known
+        .post("/api/auth/register", attempt("ADA@example.com"))
+        .await;
+    let u = unknown
+        .post("/api/auth/register", attempt("newbie@example.com"))
+        .await;
+    assert_eq!(k.status, 202, "{}", String::from_utf8_lossy(&k.body));
+    assert_eq!(observable(&k), observable(&u));
+    assert!(k.set_cookie("sf_session").is_none());
+    // Neither browser is signed in: the known email's owner gets a note, the new one a link.
+    for b in [&mut known, &mut unknown] {
+        assert_eq!(b.get("/api/customer").await.status, 401);
+    }
+    assert_eq!(
+        api.scalar(
+            "SELECT COUNT(*) FROM outbox WHERE kind = $1",
+            "duplicate_registration"
+        )
+        .await,
+        1
+    );
+    assert_eq!(
+        api.scalar(
+            "SELECT COUNT(*) FROM customer WHERE email = $1",
+            "newbie@example.com"
+        )
+        .await,
+        0
+    );
+    // The stranger's attempt changed nothing of the owner's account.
+    assert_eq!(
+        login(&mut api.browser(), "ada@example.com", PW)
+            .await
+            .status,
+        200
+    );
+
+    // Sign-in with the password just registered, before confirming, is the same refusal as a
+    // wrong password for an account that exists.
+    let k = login(&mut api.browser(), "ada@example.com", "other123").await;
+    let u = login(&mut api.browser(), "newbie@example.com", "other123").await;
+    assert_eq!(k.status, 401);
+    assert_eq!(observable(&k), observable(&u));
+
+    // The reset request: the same answer for both.
+    let k = api
+        .browser()
+        .post(
+            "/api/auth/password-reset",
+            json!({"email": "ada@example.com"}),
+        )
+        .await;
+    let u = api
+        .browser()
+        .post(
+            "/api/auth/password-reset",
+            json!({"email": "nobody@example.com"}),
+        )
+        .await;
+    assert_eq!(k.status, 202);
+    assert_eq!(observable(&k), observable(&u));
+
+    // The guest's bag, then the link opened in the same browser: the account is made, signed in,
+    // and the bag is still there.
+    let (p, v, _) = api.variant_with_stock(|n| n >= 10);
+    unknown.post("/api/cart", json!({})).await;
+    let bag = unknown.post("/api/cart/items", line(p, v, 2)).await;
+    assert!(bag.status < 300, "{}", String::from_utf8_lossy(&bag.body));
+    let token = unknown
+        .mailed_token("newbie@example.com", "account_confirmation")
+        .await;
+    let r = unknown
+        .post("/api/auth/register/confirm", json!({"token": token}))
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert!(r.set_cookie("sf_session").is_some());
+    assert_eq!(r.json()["customer"]["email"], "newbie@example.com");
+    assert_eq!(r.json()["cart"]["total_item_count"], 2);
+    assert_eq!(unknown.get("/api/cart").await.json()["total_item_count"], 2);
+    assert_eq!(
+        unknown.get("/api/customer").await.json()["first_name"],
+        "Eve"
+    );
+    // A link works once; a made-up one is refused alike.
+    for t in [token, "0".repeat(64), "nope".into()] {
+        let again = api
+            .browser()
+            .post("/api/auth/register/confirm", json!({"token": t}))
+            .await;
+        assert_eq!(again.status, 400);
+        assert_eq!(again.json()["error"]["code"], "invalid_token");
+    }
+
+    // Whoever holds the mailbox decides: a newer registration of an address replaces an older
+    // one (a stranger's first claim cannot keep the owner out), and the old link dies.
+    let mut stranger = api.browser();
+    stranger.post("/api/auth/register", json!({"email": "carol@example.com", "password": "strang3r", "first_name": "Eve", "last_name": "Evil", "title": "Ms"})).await;
+    let first = stranger
+        .mailed_token("carol@example.com", "account_confirmation")
+        .await;
+    let mut carol = api.browser();
+    let r = carol.post("/api/auth/register", json!({"email": "carol@example.com", "password": "carol123", "first_name": "Carol", "last_name": "Danvers", "title": "Ms"})).await;
+    assert_eq!(r.status, 202);
+    let tokens = carol
+        .mailed_tokens("carol@example.com", "account_confirmation")
+        .await;
+    assert_eq!(tokens.len(), 2);
+    let second = tokens.into_iter().find(|t| *t != first).unwrap();
+    assert_eq!(
+        stranger
+            .post("/api/auth/register/confirm", json!({"token": first}))
+            .await
+            .status,
+        400
+    );
+    assert_eq!(
+        carol
+            .post("/api/auth/register/confirm", json!({"token": second}))
+            .await
+            .status,
+        200
+    );
+    assert_eq!(
+        login(&mut api.browser(), "carol@example.com", "carol123")
+            .await
+            .status,
+        200
+    );
+    api.finish().await;
+}
+
 async fn sign_in_messages_do_not_enumerate_and_are_throttled(backend: Backend) {
-    let api = TestApi::start_with(backend, |c| c.login_limit_per_account = 3).await;
+    let api = TestApi::start_with(backend, |c| c.login_limit_per_account_client = 3).await;
     let mut b = api.browser();
     register(&mut b, "ada@example.com", PW).await;
     let mut g = api.browser();
@@ -127,6 +261,85 @@ async fn sign_in_messages_do_not_enumerate_and_are_throttled(backend: Backend) {
     );
     api.state.advance_clock(901);
     assert_eq!(login(&mut g, "ada@example.com", PW).await.status, 200);
+    api.finish().await;
+}
+
+/// Strangers' wrong guesses cannot lock the owner out: each address is cut off after its own
+/// few failures (on that account only); the account's overall cap then refuses new browsers, yet
+/// the owner's known browser still signs in, and every refusal looks alike for any email.
+async fn strangers_cannot_lock_the_owner_out(backend: Backend) {
+    let api = TestApi::start_with(backend, |c| {
+        c.login_limit_per_account_client = 3;
+        c.login_limit_per_account = 6;
+    })
+    .await;
+    let mut owner = api.browser();
+    register(&mut owner, "ada@example.com", PW).await;
+    assert!(
+        owner.cookies.contains_key("sf_device"),
+        "a known browser now"
+    );
+    owner.post("/api/auth/logout", json!({})).await;
+
+    // A stranger at 127.0.0.2 guesses 3 times: that address is stopped for this account, even
+    // with the right password, but not for other accounts, and the owner is not affected.
+    let mut stranger = api.browser_at(2);
+    for _ in 0..3 {
+        assert_eq!(
+            login(&mut stranger, "ada@example.com", "guess123")
+                .await
+                .status,
+            401
+        );
+    }
+    assert_eq!(
+        login(&mut stranger, "ada@example.com", PW).await.status,
+        429
+    );
+    assert_eq!(
+        login(&mut stranger, "nobody@example.com", "guess123")
+            .await
+            .status,
+        401
+    );
+    assert_eq!(
+        login(&mut api.browser_at(5), "ada@example.com", PW)
+            .await
+            .status,
+        200
+    );
+
+    // A second address takes the account's failures to its overall cap (6): from then on a
+    // browser the owner never used is refused, alike for a known and an unknown email…
+    let mut other = api.browser_at(3);
+    for _ in 0..3 {
+        assert_eq!(
+            login(&mut other, "ada@example.com", "guess123")
+                .await
+                .status,
+            401
+        );
+    }
+    let mut new_device = api.browser_at(4);
+    let known = login(&mut new_device, "ada@example.com", PW).await;
+    assert_eq!(known.status, 429);
+    for n in 6..9 {
+        for _ in 0..2 {
+            login(&mut api.browser_at(n), "nobody@example.com", "guess123").await;
+        }
+    }
+    let unknown = login(&mut new_device, "nobody@example.com", PW).await;
+    assert_eq!(unknown.status, 429);
+    assert_eq!(unknown.json(), known.json());
+    // …while the owner's own browser still gets in.
+    let r = login(&mut owner, "ada@example.com", PW).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    // The cap passes with its window.
+    api.state.advance_clock(901);
+    assert_eq!(
+        login(&mut new_device, "ada@example.com", PW).await.status,
+        200
+    );
     api.finish().await;
 }
 
@@ -635,16 +848,10 @@ async fn addresses_and_other_customers_ids(backend: Backend) {
 async fn registration_stores_its_address(backend: Backend) {
     let api = TestApi::start(backend).await;
     let mut b = api.browser();
-    let r = b
-        .post(
-            "/api/auth/register",
-            json!({"email": "ada@example.com", "password": PW, "first_name": "Ada", "last_name": "Lovelace",
+    register_with(&mut b, json!({"email": "ada@example.com", "password": PW, "first_name": "Ada", "last_name": "Lovelace",
                    "title": "Ms", "phone": "0123 456",
                    "address": {"addressLine1": "Main St", "addressLine2": "12a", "city": "Reno",
-                               "county": "Nevada", "postCode": "89501", "country": "US"}}),
-        )
-        .await;
-    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+                               "county": "Nevada", "postCode": "89501", "country": "US"}})).await;
     assert_eq!(b.post("/api/auth/logout", json!({})).await.status, 200);
     assert_eq!(login(&mut b, "ada@example.com", PW).await.status, 200);
     let list = b.get("/api/customer/addresses").await;
@@ -671,7 +878,7 @@ async fn registration_stores_its_address(backend: Backend) {
                    "address": {"addressLine1": "Elm St", "city": "Reno", "postCode": "89501", "country": "US"}}),
         )
         .await;
-    assert_eq!(r.status, 201);
+    assert_eq!(r.status, 202);
     assert_eq!(
         api.scalar("SELECT COUNT(*) FROM address WHERE id <> $1", "")
             .await,
@@ -688,14 +895,8 @@ async fn registration_stores_its_address(backend: Backend) {
 
     // "UK" is stored as GB; the optional line 2 and county may be left out.
     let mut other = api.browser();
-    let r = other
-        .post(
-            "/api/auth/register",
-            json!({"email": "bob@example.com", "password": PW, "first_name": "Bob", "last_name": "Baker",
-                   "title": "Mr", "address": {"addressLine1": "High St", "city": "Leeds", "postCode": "LS1", "country": "uk"}}),
-        )
-        .await;
-    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    register_with(&mut other, json!({"email": "bob@example.com", "password": PW, "first_name": "Bob", "last_name": "Baker",
+                   "title": "Mr", "address": {"addressLine1": "High St", "city": "Leeds", "postCode": "LS1", "country": "uk"}})).await;
     let data = other.get("/api/customer/addresses").await.json()["data"].clone();
     assert_eq!(data[0]["country_code"], "GB");
     assert_eq!(data[0]["house_number"], "");
@@ -752,14 +953,8 @@ async fn registration_with_an_invalid_address_stores_nothing(backend: Backend) {
 async fn registration_custom_fields_round_trip(backend: Backend) {
     let api = TestApi::start(backend).await;
     let mut b = api.browser();
-    let r = b
-        .post(
-            "/api/auth/register",
-            json!({"email": "ada@example.com", "password": PW, "first_name": "Ada", "last_name": "Lovelace",
-                   "title": "Ms", "custom_fields": [{"name": "Shoe size", "value": "5"}, {"name": "Referrer", "value": "friend"}]}),
-        )
-        .await;
-    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    register_with(&mut b, json!({"email": "ada@example.com", "password": PW, "first_name": "Ada", "last_name": "Lovelace",
+                   "title": "Ms", "custom_fields": [{"name": "Shoe size", "value": "5"}, {"name": "Referrer", "value": "friend"}]})).await;
     assert_eq!(b.post("/api/auth/logout", json!({})).await.status, 200);
     assert_eq!(login(&mut b, "ada@example.com", PW).await.status, 200);
     let me = b.get("/api/customer").await.json();
@@ -897,8 +1092,10 @@ async fn registration_keeps_the_guests_bag(backend: Backend) {
 
 on_both!(
     registration_keeps_the_guests_bag,
+    registration_sign_in_and_reset_do_not_tell_which_emails_have_accounts,
     registration_validates_each_field_and_signs_in,
     sign_in_messages_do_not_enumerate_and_are_throttled,
+    strangers_cannot_lock_the_owner_out,
     every_set_cookie_has_the_right_flags,
     cart_merge_at_sign_in_when_the_current_cart_has_items,
     cart_merge_at_sign_in_when_the_current_cart_is_empty,

@@ -12,7 +12,7 @@ use api::mail::sender::{Pass, Sender};
 use api::mail::transport::Transport;
 use common::checkout::{CARD_OK, fill_bag, pay_by_card, ready, variants};
 use common::smtp::{Received, SmtpServer};
-use common::{Backend, Browser, Reply, TestApi, register};
+use common::{Backend, Browser, Reply, TestApi};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -84,8 +84,25 @@ fn link_in(text: &str, needle: &str) -> String {
 async fn the_reset_email_arrives_and_its_link_resets_the_password(backend: Backend) {
     let smtp = SmtpServer::start().await;
     let api = start(backend, &smtp).await;
+    // Registering: the confirmation arrives by SMTP, and its link makes the account.
     let mut b = api.browser();
-    register(&mut b, "ada@example.com", "Lark2026pass").await;
+    let r = b
+        .post(
+            "/api/auth/register",
+            json!({"email": "ada@example.com", "password": "Lark2026pass", "first_name": "Ada",
+                   "last_name": "Lovelace", "title": "Ms"}),
+        )
+        .await;
+    assert_eq!(r.status, 202);
+    assert_eq!(pass(&api.state).await.sent, 1);
+    let confirmation = only_message(&smtp, "ada@example.com");
+    let link = link_in(&confirmation.text(), "/confirm-account?token=");
+    let token = link.split("token=").nth(1).unwrap();
+    let r = b
+        .post("/api/auth/register/confirm", json!({ "token": token }))
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+
     let mut anon = api.browser();
     let r = anon
         .post(
@@ -102,7 +119,7 @@ async fn the_reset_email_arrives_and_its_link_resets_the_password(backend: Backe
             ..Pass::default()
         }
     );
-    let mail = only_message(&smtp, "ada@example.com");
+    let mail = smtp.received_by("ada@example.com").pop().unwrap();
     let shop = api.state.catalog().store.name.clone();
     assert_eq!(mail.mail_from, "shop@example.com");
     assert_eq!(
@@ -154,7 +171,11 @@ async fn the_reset_email_arrives_and_its_link_resets_the_password(backend: Backe
     assert_eq!(row(&api.state, "ada@example.com").await.0, "sent");
     // Nothing is sent twice: the next pass finds nothing due.
     assert_eq!(pass(&api.state).await, Pass::default());
-    assert_eq!(smtp.received().len(), 1);
+    assert_eq!(
+        smtp.received().len(),
+        2,
+        "the confirmation and the reset link"
+    );
     api.finish().await;
 }
 

@@ -41,7 +41,10 @@ fn amounts_and_links_follow_the_market() {
         }
         let order_kind = !matches!(
             email.kind,
-            Kind::PasswordReset | Kind::DuplicateRegistration | Kind::NewsletterConfirmation
+            Kind::PasswordReset
+                | Kind::AccountConfirmation
+                | Kind::DuplicateRegistration
+                | Kind::NewsletterConfirmation
         );
         if order_kind {
             let symbol = email.market.currency.symbol();

@@ -22,6 +22,8 @@ const OWNERS: &[(&str, &str)] = &[
     ("marketing_consent", "marketing.rs"),
     ("outbox", "mail/outbox.rs"),
     ("password_reset", "auth/reset.rs"),
+    ("pending_registration", "auth/confirmation.rs"),
+    ("known_device", "auth/devices.rs"),
     ("schema_migrations", "store.rs"),
     ("search_query", "search/popular.rs"),
     ("session", "session.rs"),

@@ -50,6 +50,7 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("post", "/admin/outbox/{id}/retry"),
     ("get", "/customer/orders"),
     ("post", "/auth/register"),
+    ("post", "/auth/register/confirm"),
     ("post", "/auth/login"),
     ("post", "/auth/logout"),
     ("post", "/auth/password-reset"),

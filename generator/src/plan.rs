@@ -51,6 +51,15 @@ pub const SHELLS: &[ShellScreen] = &[
         indexable: false,
     },
     ShellScreen {
+        path: "/confirm-account",
+        name: "confirm-account",
+        page_type: "Register",
+        heading: "Confirm your account",
+        intro: "We are confirming your email address.",
+        layout: "default",
+        indexable: false,
+    },
+    ShellScreen {
         path: "/forgot-password",
         name: "forgot-password",
         page_type: "Forgotten Password",

@@ -137,6 +137,7 @@ pub fn robots(base_url: &str) -> String {
             "/search",
             "/login",
             "/create-account",
+            "/confirm-account",
             "/forgot-password",
             "/updatePassword",
             "/ChangePassword",

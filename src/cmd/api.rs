@@ -56,8 +56,12 @@ pub struct Args {
         env = "API_PUBLIC_BASE_URL"
     )]
     pub public_base_url: String,
-    /// Failed sign-ins allowed per account per window.
-    #[arg(long, default_value_t = 5, env = "API_LOGIN_LIMIT_ACCOUNT")]
+    /// Failed sign-ins allowed per window to one account from one client address.
+    #[arg(long, default_value_t = 5, env = "API_LOGIN_LIMIT_ACCOUNT_CLIENT")]
+    pub login_limit_account_client: u32,
+    /// Failed sign-ins allowed per window to one account from all addresses; past it, only
+    /// browsers the owner signed in from before may try.
+    #[arg(long, default_value_t = 50, env = "API_LOGIN_LIMIT_ACCOUNT")]
     pub login_limit_account: u32,
     /// Sign-in attempts allowed per client address per window.
     #[arg(long, default_value_t = 50, env = "API_LOGIN_LIMIT_IP")]
@@ -108,6 +112,7 @@ impl Args {
         c.cookie_secure = self.cookie_secure;
         c.reset_token_ttl = self.reset_ttl;
         c.public_base_url = self.public_base_url.trim_end_matches('/').to_string();
+        c.login_limit_per_account_client = self.login_limit_account_client;
         c.login_limit_per_account = self.login_limit_account;
         c.login_limit_per_ip = self.login_limit_ip;
         c.login_window_secs = self.login_window;

@@ -28,7 +28,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The titles a customer may choose.
 pub const TITLES: &[&str] = &["Mr", "Mrs", "Miss", "Ms", "Mx", "Dr"];
 
-#[derive(Deserialize, ToSchema)]
+#[derive(Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NameValue {
     pub name: String,

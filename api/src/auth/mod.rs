@@ -1,9 +1,12 @@
 //! Registration, sign-in and sign-out. Sign-in rotates the session, takes over the browser's cart
-//! (§4) and merges the guest wishlist; it is throttled per account and per address, and no answer
+//! and merges the guest wishlist; it is throttled per account and per address, and no answer
 //! tells whether an email has an account. The registration payload and its checks are in
-//! `registration`, the password-reset cycle (with its own routes) in `reset`; the customer record
-//! itself is the account module's.
+//! `registration`, the emailed confirmation that creates the account in `confirmation`, the
+//! password-reset cycle in `reset` (each with its own routes); the customer record itself is the
+//! account module's.
 
+pub mod confirmation;
+pub mod devices;
 pub mod registration;
 pub mod reset;
 
@@ -20,17 +23,17 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use registration::{Register, validate_register};
+use registration::Register;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-/// The sign-in, registration and sign-out routes (the reset's are `reset::router`).
+/// The sign-in and sign-out routes (registration's are `confirmation::router`, the reset's
+/// `reset::router`).
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(register))
         .routes(routes!(login))
         .routes(routes!(logout))
 }
@@ -79,6 +82,9 @@ pub(crate) async fn sign_in(
     for c in start_session(state, tx, customer_id, shopper.secure).await? {
         jar.push(c);
     }
+    if let Some(c) = devices::remember(tx, shopper, customer_id, state.now()).await? {
+        jar.push(c);
+    }
     let signed_in = shopper.signed_in_as(customer_id);
     let view = match cart::adopt_at_sign_in(tx, state, &signed_in).await? {
         Some(cart) => {
@@ -93,39 +99,47 @@ pub(crate) async fn sign_in(
     Ok((jar, view))
 }
 
-fn check_guest_wishlist(state: &AppState, items: &[WishlistItemInput]) -> ApiResult<()> {
+pub(crate) fn check_guest_wishlist(state: &AppState, items: &[WishlistItemInput]) -> ApiResult<()> {
     wishlist::validate_items(&state.catalog(), items, "guest_wishlist")
 }
 
+/// Registrations of one email within the sign-in window (each sends that mailbox a message).
+const REGISTRATIONS_PER_EMAIL: u32 = 5;
+
 /// Where both ways of registering stand before they write: the email normalised, the password
 /// hashed, a write transaction open, and whether the email already has an account.
-struct Registering {
-    tx: Tx,
-    email: String,
-    password_hash: String,
-    exists: bool,
-    now: i64,
+pub(crate) struct Registering {
+    pub(crate) tx: Tx,
+    pub(crate) email: String,
+    pub(crate) password_hash: String,
+    pub(crate) exists: bool,
+    pub(crate) now: i64,
 }
 
 /// The first half both ways of registering share: the client's throttle, then the hash, then the
 /// look-up (hashing before looking makes both outcomes take the same time).
-async fn begin_registration(
+pub(crate) async fn begin_registration(
     state: &AppState,
     shopper: &Shopper,
     body: &Register,
 ) -> ApiResult<Registering> {
     let now = state.now();
     let cfg = state.config();
-    state
-        .limiter()
-        .admit(
-            &format!("register:{}", shopper.client_key()),
-            cfg.login_limit_per_ip,
-            cfg.login_window_secs,
-            now,
-        )
-        .map_err(ApiError::too_many)?;
     let email = normalise_email(&body.email);
+    // Per client, and per address so nobody can flood a mailbox with confirmation links; the
+    // address's limit applies alike whether or not it has an account.
+    for (key, limit) in [
+        (
+            format!("register:{}", shopper.client_key()),
+            cfg.login_limit_per_ip,
+        ),
+        (format!("register:{email}"), REGISTRATIONS_PER_EMAIL),
+    ] {
+        state
+            .limiter()
+            .admit(&key, limit, cfg.login_window_secs, now)
+            .map_err(ApiError::too_many)?;
+    }
     let password_hash = state.hasher().hash(body.password.clone()).await?;
     let mut tx = state.db().write().await?;
     let exists = account::id_by_email(&mut tx, &email).await?.is_some();
@@ -136,47 +150,6 @@ async fn begin_registration(
         exists,
         now,
     })
-}
-
-/// Creates an account and signs in. An email that already has an account gets the same answer
-/// (no enumeration): the owner is emailed instead, and no session is started.
-#[utoipa::path(post, path = "/auth/register", tag = "auth", params(("market" = Option<String>, Query)),
-    request_body = Register,
-    responses((status = 201, body = Accepted), (status = 400, body = crate::error::ErrorBody),
-              (status = 429, body = crate::error::ErrorBody)))]
-async fn register(
-    State(state): State<AppState>,
-    shopper: Shopper,
-    StrictJson(mut body): StrictJson<Register>,
-) -> ApiResult<Response> {
-    validate_register(&mut body)?;
-    check_guest_wishlist(&state, &body.guest_wishlist)?;
-    let Registering {
-        mut tx,
-        email,
-        password_hash,
-        exists,
-        now,
-    } = begin_registration(&state, &shopper, &body).await?;
-    let accepted = Accepted {
-        status: "registered",
-    };
-    if exists {
-        let head = crate::mail::Letterhead::of(&state, shopper.market);
-        let message = crate::mail::message::duplicate_registration(&head, &email)?;
-        crate::mail::queue(&mut tx, &message, now).await?;
-        tx.commit().await?;
-        return Ok((StatusCode::CREATED, Json(accepted)).into_response());
-    }
-    let address = body.address_entry();
-    let customer = body.customer(&email, &password_hash, address.as_ref());
-    let Some(id) = account::create_customer(&mut tx, &customer, now).await? else {
-        // A concurrent registration of the same email won: answer as for any existing email.
-        return Ok((StatusCode::CREATED, Json(accepted)).into_response());
-    };
-    let (jar, _) = sign_in(&state, &shopper, &mut tx, &id, &body.guest_wishlist).await?;
-    tx.commit().await?;
-    Ok((StatusCode::CREATED, jar.into_headers(), Json(accepted)).into_response())
 }
 
 /// An account made from a guest order's confirmation (a checked registration): created with
@@ -231,27 +204,40 @@ async fn login(
     check_guest_wishlist(&state, &body.guest_wishlist)?;
     let email = normalise_email(&body.email);
     let (now, cfg) = (state.now(), state.config());
-    let account_key = format!("login:{email}");
+    let window = cfg.login_window_secs;
+    // Three counters of failed sign-ins. Per account *and* client address: guessing from one
+    // address stops there, and locks out only that address, never the owner elsewhere. Per
+    // address: one client trying many accounts. Per account over every address, a slower cap
+    // against guessing spread over many addresses: once reached it refuses sign-ins from
+    // browsers the owner never signed in from, so the owner's own browsers still get in.
+    let pair_key = format!("login:{email}:{}", shopper.client_key());
     let ip_key = format!("login:{}", shopper.client_key());
+    let account_key = format!("login-all:{email}");
     let limiter = state.limiter();
     limiter
-        .check(
-            &account_key,
-            cfg.login_limit_per_account,
-            cfg.login_window_secs,
-            now,
-        )
-        .and_then(|_| limiter.check(&ip_key, cfg.login_limit_per_ip, cfg.login_window_secs, now))
+        .check(&pair_key, cfg.login_limit_per_account_client, window, now)
+        .and_then(|_| limiter.check(&ip_key, cfg.login_limit_per_ip, window, now))
         .map_err(ApiError::too_many)?;
-    let found = {
+    let (found, known_device) = {
         let mut conn = state.db().pool().acquire().await?;
-        account::credentials(&mut conn, &email).await?
+        let found = account::credentials(&mut conn, &email).await?;
+        let known = match &found {
+            Some(c) => devices::is_known(&mut conn, &shopper, &c.id).await?,
+            None => false,
+        };
+        (found, known)
     };
+    if !known_device {
+        limiter
+            .check(&account_key, cfg.login_limit_per_account, window, now)
+            .map_err(ApiError::too_many)?;
+    }
     let (id, hash) = found.map_or((None, None), |c| (Some(c.id), Some(c.password_hash)));
     let ok = state.hasher().verify(body.password.clone(), hash).await?;
     let Some(id) = id.filter(|_| ok) else {
-        limiter.hit(&account_key, cfg.login_window_secs, now);
-        limiter.hit(&ip_key, cfg.login_window_secs, now);
+        for key in [&pair_key, &ip_key, &account_key] {
+            limiter.hit(key, window, now);
+        }
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "invalid_credentials",
@@ -259,7 +245,7 @@ async fn login(
         )
         .with_field("password", copy::WRONG_PASSWORD));
     };
-    limiter.reset(&account_key);
+    limiter.reset(&pair_key);
     let mut tx = state.db().write().await?;
     let (jar, cart) = sign_in(&state, &shopper, &mut tx, &id, &body.guest_wishlist).await?;
     let customer = account::load_customer(&mut tx, &id).await?;

@@ -7,7 +7,7 @@ use crate::account::{NameValue, NewCustomer, TITLES};
 use crate::error::{ApiError, ApiResult};
 use crate::fields::{is_date, is_email};
 use crate::wishlist::WishlistItemInput;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
@@ -27,7 +27,7 @@ pub const MAX_CUSTOM_FIELDS: usize = 20;
 pub const MAX_CUSTOM_NAME: usize = 50;
 pub const MAX_CUSTOM_VALUE: usize = 255;
 
-#[derive(Deserialize, ToSchema, Default)]
+#[derive(Deserialize, Serialize, ToSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct PostalAddress {
     #[serde(default, rename = "addressLine1")]
@@ -44,13 +44,14 @@ pub struct PostalAddress {
     pub country: String,
 }
 
-/// The spec's registration payload (§3).
-#[derive(Deserialize, ToSchema)]
+/// The registration payload. Serialised (without the password) while it waits for the owner to
+/// confirm the email.
+#[derive(Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Register {
     #[serde(default)]
     pub email: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing)]
     pub password: String,
     #[serde(default)]
     pub first_name: String,

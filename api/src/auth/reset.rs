@@ -110,7 +110,7 @@ async fn request_reset(
     Ok((StatusCode::ACCEPTED, Json(RESET_ACCEPTED)).into_response())
 }
 
-fn invalid_link() -> ApiError {
+pub(super) fn invalid_link() -> ApiError {
     ApiError::new(
         StatusCode::BAD_REQUEST,
         "invalid_token",
@@ -119,7 +119,7 @@ fn invalid_link() -> ApiError {
     .with_field("token", copy::INVALID_RESET_LINK)
 }
 
-fn check_token_shape(token: &str) -> ApiResult<()> {
+pub(super) fn check_token_shape(token: &str) -> ApiResult<()> {
     let ok = token.len() == 64
         && token
             .bytes()
@@ -147,13 +147,16 @@ async fn validate_reset(
 }
 
 /// Sets a new password with a reset link. The link is used up, and every session of the
-/// customer ends (including any an attacker may hold).
+/// customer ends (including any an attacker may hold). The browser that opened the link proved
+/// the mailbox, so it becomes a known browser of the account (it may sign in past the account's
+/// overall cap of failed sign-ins).
 #[utoipa::path(post, path = "/auth/password-reset/confirm", tag = "auth", request_body = ResetConfirm,
     responses((status = 200, body = TokenValidity), (status = 400, body = crate::error::ErrorBody)))]
 async fn confirm_reset(
     State(state): State<AppState>,
+    shopper: Shopper,
     StrictJson(body): StrictJson<ResetConfirm>,
-) -> ApiResult<Json<TokenValidity>> {
+) -> ApiResult<Response> {
     check_token_shape(&body.token)?;
     if let Some(p) = password_problem(&body.password) {
         return Err(ApiError::field("password", format!("Password {p}")));
@@ -188,8 +191,17 @@ async fn confirm_reset(
     .bind(&customer)
     .execute(&mut *tx)
     .await?;
+    let mut jar = session::CookieJar::default();
+    if let Some(c) = super::devices::remember(&mut tx, &shopper, &customer, now).await? {
+        jar.push(c);
+    }
     tx.commit().await?;
-    Ok(Json(TokenValidity { is_valid: true }))
+    Ok((
+        StatusCode::OK,
+        jar.into_headers(),
+        Json(TokenValidity { is_valid: true }),
+    )
+        .into_response())
 }
 
 /// The janitor's part: deletes reset links that were used or have expired; answers how many.

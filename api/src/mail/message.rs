@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     PasswordReset,
+    AccountConfirmation,
     DuplicateRegistration,
     OrderConfirmation,
     OrderShipped,
@@ -23,8 +24,9 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::PasswordReset,
+        Kind::AccountConfirmation,
         Kind::DuplicateRegistration,
         Kind::OrderConfirmation,
         Kind::OrderShipped,
@@ -37,6 +39,7 @@ impl Kind {
     pub fn code(self) -> &'static str {
         match self {
             Kind::PasswordReset => "password_reset",
+            Kind::AccountConfirmation => "account_confirmation",
             Kind::DuplicateRegistration => "duplicate_registration",
             Kind::OrderConfirmation => "order_confirmation",
             Kind::OrderShipped => "order_shipped",
@@ -141,6 +144,14 @@ const TEMPLATES: &[(&str, &str)] = &[
     (
         "mail/password_reset.txt",
         include_str!("../../../site-src/templates/mail/password_reset.txt"),
+    ),
+    (
+        "mail/account_confirmation.html",
+        include_str!("../../../site-src/templates/mail/account_confirmation.html"),
+    ),
+    (
+        "mail/account_confirmation.txt",
+        include_str!("../../../site-src/templates/mail/account_confirmation.txt"),
     ),
     (
         "mail/duplicate_registration.html",
@@ -280,6 +291,22 @@ pub fn password_reset(
     )
 }
 
+/// The link that confirms a registration and creates the account, valid for `hours`.
+pub fn account_confirmation(
+    head: &Letterhead,
+    to: &str,
+    link: &str,
+    hours: i64,
+) -> anyhow::Result<Email> {
+    render(
+        Kind::AccountConfirmation,
+        head,
+        to,
+        context! { link, hours },
+        None,
+    )
+}
+
 /// The note to an account's owner that someone tried to register with its email.
 pub fn duplicate_registration(head: &Letterhead, to: &str) -> anyhow::Result<Email> {
     let link = head.link("/forgot-password");
@@ -337,6 +364,12 @@ pub fn samples(shop_name: &str, base_url: &str) -> Vec<Email> {
                     to,
                     &format!("{}?token={}", head.link("/updatePassword"), "0".repeat(64)),
                     60,
+                ),
+                Kind::AccountConfirmation => account_confirmation(
+                    &head,
+                    to,
+                    &format!("{}?token={}", head.link("/confirm-account"), "0".repeat(64)),
+                    24,
                 ),
                 Kind::DuplicateRegistration => duplicate_registration(&head, to),
                 Kind::NewsletterConfirmation => newsletter_confirmation(

@@ -119,11 +119,21 @@ impl TestApi {
         }
     }
 
+    /// A browser on another machine: it connects from 127.0.0.`n`.
+    pub fn browser_at(&self, n: u8) -> Browser {
+        Browser {
+            from: Some(std::net::IpAddr::from([127, 0, 0, n])),
+            ..self.browser()
+        }
+    }
+
     pub fn browser(&self) -> Browser {
         Browser {
             addr: self.addr,
             cookies: BTreeMap::new(),
             host: self.addr.to_string(),
+            shop: self.state.clone(),
+            from: None,
         }
     }
 
@@ -253,9 +263,37 @@ pub struct Browser {
     pub addr: SocketAddr,
     pub cookies: BTreeMap<String, String>,
     pub host: String,
+    /// The shop this browser talks to: its outbox stands in for the shopper's mailbox.
+    pub shop: AppState,
+    /// The loopback address it connects from (127.0.0.1 when None): another one is another
+    /// client to the API's per-address limits.
+    pub from: Option<std::net::IpAddr>,
 }
 
 impl Browser {
+    /// The `token=` of the one email of `kind` to `to` in the shop's outbox.
+    pub async fn mailed_token(&self, to: &str, kind: &str) -> String {
+        let tokens = self.mailed_tokens(to, kind).await;
+        assert_eq!(tokens.len(), 1, "{kind} emails to {to}");
+        tokens[0].clone()
+    }
+
+    /// The `token=` of every email of `kind` to `to` in the shop's outbox, in no order (the
+    /// outbox's clock counts seconds).
+    pub async fn mailed_tokens(&self, to: &str, kind: &str) -> Vec<String> {
+        let bodies: Vec<String> =
+            sqlx::query_scalar("SELECT body FROM outbox WHERE recipient = $1 AND kind = $2")
+                .bind(to)
+                .bind(kind)
+                .fetch_all(self.shop.db().pool())
+                .await
+                .unwrap();
+        bodies
+            .iter()
+            .map(|body| body.split("token=").nth(1).unwrap()[..64].to_string())
+            .collect()
+    }
+
     pub async fn get(&mut self, path: &str) -> Reply {
         self.send("GET", path, None, &[]).await
     }
@@ -310,7 +348,14 @@ impl Browser {
             head.push_str(&format!("Content-Length: {}\r\n", body.len()));
         }
         head.push_str("\r\n");
-        let mut stream = tokio::net::TcpStream::connect(self.addr).await.unwrap();
+        let mut stream = match self.from {
+            None => tokio::net::TcpStream::connect(self.addr).await.unwrap(),
+            Some(ip) => {
+                let socket = tokio::net::TcpSocket::new_v4().unwrap();
+                socket.bind(SocketAddr::new(ip, 0)).unwrap();
+                socket.connect(self.addr).await.unwrap()
+            }
+        };
         stream.write_all(head.as_bytes()).await.unwrap();
         // The server may answer (413) and close before reading a large body.
         let _ = stream.write_all(&body).await;
@@ -346,7 +391,8 @@ pub fn assert_cookie_flags(cookie: &str, localhost: bool) {
             "sf_cart_uk",
             "sf_cart_us",
             "sf_cart_eu",
-            "sf_guest"
+            "sf_guest",
+            "sf_device"
         ]
         .contains(&name),
         "unexpected cookie {cookie}"
@@ -418,18 +464,34 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
     }
 }
 
-/// Registers (and so signs in) a customer in `browser`.
+/// Registers a customer and opens the confirmation link emailed to them in `browser`, which
+/// creates the account and signs in: answers the confirmation's reply.
 pub async fn register(browser: &mut Browser, email: &str, password: &str) -> Reply {
+    register_with(
+        browser,
+        serde_json::json!({
+            "email": email, "password": password, "first_name": "Ada", "last_name": "Lovelace",
+            "title": "Ms", "preferenceEmail": true
+        }),
+    )
+    .await
+}
+
+/// `register` with a registration payload of the test's own (its `email` must be lower case).
+pub async fn register_with(browser: &mut Browser, registration: Value) -> Reply {
+    let r = browser
+        .post("/api/auth/register", registration.clone())
+        .await;
+    assert_eq!(r.status, 202, "{}", String::from_utf8_lossy(&r.body));
+    let email = registration["email"].as_str().unwrap().trim();
+    let token = browser.mailed_token(email, "account_confirmation").await;
     let r = browser
         .post(
-            "/api/auth/register",
-            serde_json::json!({
-                "email": email, "password": password, "first_name": "Ada", "last_name": "Lovelace",
-                "title": "Ms", "preferenceEmail": true
-            }),
+            "/api/auth/register/confirm",
+            serde_json::json!({ "token": token }),
         )
         .await;
-    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     r
 }
 

@@ -1,5 +1,5 @@
-//! Shopper screen island: the client-side screens of shell pages (bag, sign-in, registration,
-//! password reset, my-account, the checkout steps, order confirmation), each loaded only on its own
+//! Shopper screen island: the client-side screens of shell pages (bag, sign-in, registration and
+//! its confirmation, password reset, my-account, the checkout steps, order confirmation), each loaded only on its own
 //! page. Server markup: templates/islands/shopper-screen.html (an empty, fixed-height body: the
 //! screens are per visitor).
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
@@ -18,6 +18,7 @@ const screens: Record<string, Screen> = {
   bag: lazy(() => import('../screens/bag')),
   login: lazy(() => import('../screens/login')),
   'create-account': lazy(() => import('../screens/create-account')),
+  'confirm-account': lazy(() => import('../screens/confirm-account')),
   'forgot-password': lazy(() => import('../screens/forgot-password')),
   'update-password': lazy(() => import('../screens/update-password')),
   'change-password': lazy(() => import('../screens/update-password')),

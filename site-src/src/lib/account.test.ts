@@ -1,10 +1,10 @@
-// Issue "Creating an account empties the guest's bag; signing in keeps it": POST /auth/register
-// answers only its status (no cart), so the bag must be reloaded from the API after registering,
-// not taken from the answer as empty (which dropped the `has-cart-{market}` hint and the bag).
+// Registering keeps the guest's bag: POST /auth/register only emails a link (the same answer
+// whether or not the email has an account), so nothing of the browser's state changes; opening
+// the link signs in with the cart the answer carries (the bag this browser had).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../testing/checkout-fixtures';
 import { resetBrowserState } from '../testing/setup-dom';
-import { register } from './account';
+import { confirmRegistration, register } from './account';
 import { store, type Cart } from './store';
 
 const customer = { id: 'u1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone: '', form_fields: [] };
@@ -24,20 +24,31 @@ afterEach(() => {
 });
 
 describe('register', () => {
-  it("keeps the guest's bag: the cart is reloaded from the API after registering", async () => {
+  it('only asks for the emailed link: the bag stays and nobody is signed in yet', async () => {
     window.localStorage.setItem('has-cart-uk', '1');
     store.getState().setCart(cart);
     const calls = stubFetch({
-      'POST /api/auth/register': { status: 201, body: { status: 'created' } },
-      'GET /api/customer': { status: 200, body: customer },
-      'GET /api/cart': { status: 200, body: cart },
-      'GET /api/wishlists': { status: 200, body: { data: [{ id: 'w1', items: [] }] } },
+      'POST /api/auth/register': { status: 202, body: { status: 'confirmation_sent' } },
     });
     await register({ email: 'ada@example.com', password: 'secret123' });
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/auth/register']);
+    expect(window.localStorage.getItem('has-cart-uk')).toBe('1');
+    expect(store.getState().cart.data?.id).toBe('c1');
+    expect(store.getState().customer.signedIn).toBe(false);
+  });
+
+  it("opening the link signs in and keeps the guest's bag from the answer", async () => {
+    window.localStorage.setItem('has-cart-uk', '1');
+    store.getState().setCart(cart);
+    const calls = stubFetch({
+      'POST /api/auth/register/confirm': { status: 200, body: { is_valid: true, customer, cart } },
+      'GET /api/wishlists': { status: 200, body: { data: [{ id: 'w1', items: [] }] } },
+    });
+    await confirmRegistration('f'.repeat(64));
     expect(window.localStorage.getItem('has-cart-uk')).toBe('1');
     expect(store.getState().cart.data?.id).toBe('c1');
     expect(store.getState().cart.count).toBe(2);
     expect(store.getState().customer.signedIn).toBe(true);
-    expect(calls.map((c) => `${c.method} ${c.path}`)).toContain('GET /api/cart');
+    expect(calls[0]?.body).toMatchObject({ token: 'f'.repeat(64) });
   });
 });

@@ -19,15 +19,13 @@ function guestItems(): { product_id: number; variant_id: number }[] {
 }
 
 /**
- * After a sign-in: the guest wishlist was merged by the API, so the stored copy goes (§4). `cart`
- * is the cart the answer carried; without one (registration answers only its status) the cart is
- * reloaded, because taking "no cart" as the truth would drop the bag the server kept.
+ * After a sign-in: the guest wishlist was merged by the API, so the stored copy goes. `cart` is
+ * the cart the answer carried: the bag this browser had, taken over by the account.
  */
-async function signedIn(customer: Customer, cart?: Cart | null): Promise<Customer> {
+async function signedIn(customer: Customer, cart: Cart | null): Promise<Customer> {
   window.localStorage.removeItem(GUEST_WISHLIST_KEY);
   store.getState().setCustomer(customer);
-  if (cart === undefined) await loadCart().catch(() => undefined);
-  else keepCart(cart);
+  keepCart(cart);
   await loadWishlist();
   return customer;
 }
@@ -37,18 +35,19 @@ export async function signIn(email: string, password: string): Promise<Customer>
   return signedIn(answer.customer, answer.cart);
 }
 
-export async function register(payload: Record<string, unknown>): Promise<Customer> {
+/**
+ * Registers. The API answers alike whether or not the email has an account (no enumeration) and
+ * emails a link: the account exists once that link is opened (`confirmRegistration`).
+ */
+export async function register(payload: Record<string, unknown>): Promise<void> {
   await api<{ status: string }>('POST', '/auth/register', { ...payload, guest_wishlist: guestItems() });
-  // The API answers an already-registered email like a new one but starts no session: check it.
-  const me = await loadCustomer();
-  if (me === null) {
-    throw new ApiError(409, {
-      code: 'not_registered',
-      message: 'We could not create an account for this email address. If you already have an account, please sign in or reset your password.',
-    });
-  }
+}
+
+/** Opens the emailed link: the account is created and signed in, keeping this browser's bag. */
+export async function confirmRegistration(token: string): Promise<Customer> {
+  const answer = await api<SignedIn>('POST', '/auth/register/confirm', { token, guest_wishlist: guestItems() });
   track('sign_up', { method: 'email' });
-  return signedIn(me);
+  return signedIn(answer.customer, answer.cart);
 }
 
 export async function signOut(): Promise<void> {

@@ -1,5 +1,6 @@
 // The /create-account screen: every registration field of spec §3 with the §5 rules, the title
-// select, an optional address, then my-account. The API re-checks everything.
+// select, an optional address, then "check your email" (the emailed link creates the account).
+// The API re-checks everything.
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../components/Field';
 import { ApiError, marketOf } from '../lib/api';
@@ -86,6 +87,7 @@ export default function CreateAccountScreen({ prefix }: { prefix: string }): Rea
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const set = <K extends keyof Registration>(key: K) => (value: Registration[K]) => setForm({ ...form, [key]: value });
   const text = (key: Exclude<keyof Registration, 'preferenceEmail' | 'preferencePost'>, label: string, extra: { type?: 'text' | 'email' | 'password' | 'tel' | 'date'; autoComplete?: string; required?: boolean; errorKey?: string } = {}): ReactElement => (
     <Field id={`reg-${key}`} label={label} value={form[key]} onChange={set(key)} error={errors[extra.errorKey ?? key] ?? null} type={extra.type} autoComplete={extra.autoComplete} required={extra.required} />
@@ -102,13 +104,15 @@ export default function CreateAccountScreen({ prefix }: { prefix: string }): Rea
     setMessage(null);
     try {
       await register(registrationPayload(form));
-      window.location.assign(`${prefix}/my-account`);
+      setSentTo(form.email.trim());
     } catch (error) {
       setMessage(error instanceof Error ? error.message : String(error));
       if (error instanceof ApiError) setErrors(error.fields);
       setBusy(false);
     }
   };
+
+  if (sentTo !== null) return <ConfirmationSent email={sentTo} prefix={prefix} />;
 
   return (
     <Form className="form form--wide" onSubmit={() => void submit()}>
@@ -186,3 +190,20 @@ export default function CreateAccountScreen({ prefix }: { prefix: string }): Rea
     </Form>
   );
 }
+
+/** After registering: the account exists once the emailed link is opened. */
+function ConfirmationSent({ email, prefix }: { email: string; prefix: string }): ReactElement {
+  return (
+    <div className="form" role="status">
+      <h2>{CONFIRMATION_SENT_TITLE}</h2>
+      <p>
+        We have sent an email to <strong>{email}</strong>. Open the link in it within 24 hours to confirm your address and sign in.
+      </p>
+      <p>
+        If you already have an account with this address, the email tells you how to sign in instead. <a href={`${prefix}/login`}>Sign in</a>
+      </p>
+    </div>
+  );
+}
+
+export const CONFIRMATION_SENT_TITLE = 'Check your email';

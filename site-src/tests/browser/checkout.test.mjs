@@ -26,6 +26,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { axeViolationsInPage, chromiumMissing, hydrated, launchBrowser, watchErrors } from './chromium.mjs';
+import { registerAndConfirm } from './accounts.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const API_DB = process.env.API_DB ?? '';
@@ -370,19 +371,8 @@ describe('checkout journeys', { skip: problem ?? false }, () => {
 
   for (const viewport of [DESKTOP, MOBILE]) {
     journey('2: a signed-in shopper skips the identity step and picks a saved address', viewport, async (page, errors) => {
-      await page.goto(`${SITE_URL}/create-account`);
+      await registerAndConfirm(page, SITE_URL, { email: newEmail('saved'), password: PASSWORD });
       await hydrated(page, TIMEOUT);
-      await checkStep(page, errors, 'create account');
-      const form = page.locator('main form');
-      await form.getByLabel('Title *').selectOption('Ms');
-      await form.getByLabel('First name *').fill('Ada');
-      await form.getByLabel('Last name *').fill('Lovelace');
-      await form.getByLabel('Email address *').fill(newEmail('saved'));
-      await form.getByLabel('Password *').fill(PASSWORD);
-      await form.getByRole('button', { name: 'Create account' }).click();
-      await page.waitForURL(`${SITE_URL}/my-account`, { waitUntil: 'domcontentloaded' });
-      await hydrated(page, TIMEOUT);
-      await page.getByText('Hello Ada').waitFor();
       await checkStep(page, errors, 'my account');
       // The address book entry, as My account's Saved addresses would send it.
       const a = ADDRESSES[''];

@@ -6,6 +6,7 @@
 //! Run against `storefront dev`: SITE_URL=http://127.0.0.1:8099 npm run test:journeys
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
+import { openMail as openMailbox, registerAndConfirm } from './accounts.mjs';
 import { axeViolations, chromiumMissing, hydrated, launch, openPage } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
@@ -22,24 +23,7 @@ function newEmail(label) {
   return `${label}.${Date.now()}.${emails}@example.com`;
 }
 
-/**
- * Opens the newest email to `email` in `storefront dev`'s mailbox (/dev/mail), waiting for the
- * shop's sender to deliver it: the page lists delivered mail, so it is reloaded until it shows.
- */
-async function openMail(page, email, subject) {
-  const deadline = Date.now() + TIMEOUT;
-  for (;;) {
-    await page.goto(`${SITE_URL}/dev/mail?to=${encodeURIComponent(email)}`);
-    const message = page.getByRole('link', { name: subject }).first();
-    if ((await message.count()) > 0) {
-      await message.click();
-      await page.getByRole('heading', { name: subject }).waitFor();
-      return;
-    }
-    assert.ok(Date.now() < deadline, `no email "${subject}" to ${email} in the mailbox`);
-    await page.waitForTimeout(250);
-  }
-}
+const openMail = (page, email, subject) => openMailbox(page, SITE_URL, email, subject, TIMEOUT);
 
 /** The one request a journey expects the API to refuse, and nothing else failing. */
 function expectOnlyRefused(errors, status, path) {
@@ -49,19 +33,9 @@ function expectOnlyRefused(errors, status, path) {
   ].sort());
 }
 
-async function register(page, { email, first = 'Ada', last = 'Lovelace' }) {
-  await page.goto(`${SITE_URL}/create-account`);
-  await hydrated(page);
-  const form = page.locator('form');
-  await form.getByLabel('Title *').selectOption('Ms');
-  await form.getByLabel('First name *').fill(first);
-  await form.getByLabel('Last name *').fill(last);
-  await form.getByLabel('Email address *').fill(email);
-  await form.getByLabel('Password *').fill(PASSWORD);
-  await form.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
-  await page.getByText(`Hello ${first}`).waitFor();
-}
+/** Registers and confirms through the emailed link: signed in on my-account. */
+const register = (page, { email, first = 'Ada', last = 'Lovelace' }) =>
+  registerAndConfirm(page, SITE_URL, { email, password: PASSWORD, first, last });
 
 async function signIn(page, email, password) {
   await page.goto(`${SITE_URL}/login`);
@@ -233,9 +207,9 @@ describe('shopper journeys', () => {
     await signIn(page, email, 'Fresh2027pass');
     await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
     await page.getByText('Hello Ada').waitFor();
-    // The preview lists every message (7 kinds) in every market.
+    // The preview lists every message (8 kinds) in every market.
     await page.goto(`${SITE_URL}/dev/mail/preview`);
-    assert.equal(await page.locator('tbody tr').count(), 21);
+    assert.equal(await page.locator('tbody tr').count(), 24);
     expectOnlyRefused(errors, 400, '/api/auth/password-reset/validate');
   });
 
