@@ -7,6 +7,7 @@ pub mod build;
 pub mod bundles;
 pub mod context;
 pub mod fixtures;
+pub mod inline_json;
 pub mod input_digest;
 pub mod load;
 pub mod output;
