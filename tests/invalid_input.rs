@@ -278,3 +278,55 @@ fn a_failed_rebuild_leaves_the_live_site_unchanged() {
         "no file of the live site changed"
     );
 }
+
+/// The error lines of a failed build that mention `file`.
+fn lines_about<'a>(err: &'a str, file: &str) -> Vec<&'a str> {
+    err.lines().filter(|l| l.contains(file)).collect()
+}
+
+#[test]
+fn a_bad_price_list_price_is_reported_against_the_price_list_record_and_field() {
+    let err = build_error(|e| {
+        edit_json(e, "catalog/price-lists.json", |d| {
+            d["data"][0]["price"] = json!(-5.0);
+            d["data"][1]["sale_price"] = json!(1.7e308);
+        })
+    });
+    let prices = lines_about(&err, "catalog/price-lists.json: price record");
+    assert_eq!(prices.len(), 2, "{err}");
+    assert_mentions(
+        prices[0],
+        &[
+            "price record 0 (variant 10001)",
+            ": price: is negative (-5)",
+        ],
+    );
+    assert_mentions(
+        prices[1],
+        &[
+            "price record 1 (variant 10001)",
+            ": sale_price: is implausibly large (1.7e308;",
+        ],
+    );
+    assert!(
+        !err.contains("catalog/products.json"),
+        "nothing is blamed on the products:\n{err}"
+    );
+    assert!(err.len() < 600, "no 309-digit numbers:\n{err}");
+}
+
+#[test]
+fn a_bad_uk_price_on_a_product_names_the_product_and_field() {
+    let err = build_error(|e| {
+        edit_json(e, "catalog/products.json", |d| {
+            d["data"][0]["price"] = json!(1e300)
+        })
+    });
+    assert_mentions(
+        &err,
+        &[
+            "catalog/products.json: product ",
+            ": price: is implausibly large (1e300;",
+        ],
+    );
+}
