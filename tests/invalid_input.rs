@@ -330,3 +330,55 @@ fn a_bad_uk_price_on_a_product_names_the_product_and_field() {
         ],
     );
 }
+
+#[test]
+fn over_long_names_and_paths_are_refused_at_load_with_a_short_error() {
+    let err = build_error(|e| {
+        edit_json(e, "catalog/products.json", |d| {
+            d["data"][0]["name"] = json!("Dress ".repeat(50));
+            d["data"][1]["name"] = json!("x".repeat(10 << 20));
+        });
+        edit_json(e, "catalog/categories.json", |d| {
+            let url = d["data"][0]["url"].as_str().unwrap().to_string();
+            d["data"][0]["url"] =
+                json!(format!("{}{}/", url.trim_end_matches('/'), "a".repeat(300)));
+        });
+        edit_json(e, "content/uk.json", |d| {
+            let page = d["responses"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .find(|r| r["content"]["_meta"]["deliveryKey"] == "uk/about-us")
+                .unwrap();
+            page["content"]["_meta"]["deliveryKey"] = json!(format!("uk/{}", "b".repeat(256)));
+        });
+    });
+    let names = lines_about(&err, ": name: is ");
+    assert_eq!(names.len(), 2, "{err}");
+    assert_mentions(
+        names[0],
+        &[
+            "catalog/products.json: product ",
+            "is 300 characters long; the most is 200",
+        ],
+    );
+    assert_mentions(
+        names[1],
+        &["is 10485760 characters long; the most is 200", "… ("],
+    );
+    assert_mentions(
+        &err,
+        &[
+            "catalog/categories.json: category ",
+            ": url: makes the path segment",
+        ],
+    );
+    assert_mentions(
+        &err,
+        &[
+            "content/uk.json",
+            "_meta.deliveryKey: makes the path segment 256 bytes",
+        ],
+    );
+    assert!(err.len() < 4000, "error lines quote values short:\n{err}");
+}

@@ -4,6 +4,7 @@
 
 use crate::error::{LoadError, LoadErrors};
 use crate::export::*;
+use crate::limits::{check_name, check_path, check_segment};
 use crate::market::{MARKETS, Market};
 use crate::money::Money;
 use crate::url::{colour_segment, slugify};
@@ -442,6 +443,9 @@ fn check_store(raw: &StoreSettings, errors: &mut LoadErrors) -> StoreSettingsMod
             "must not be empty",
         ));
     }
+    if let Err(e) = check_name(&raw.name) {
+        errors.push(LoadError::new(FILE_STORE, "store", "name", e));
+    }
     StoreSettingsModel {
         name: raw.name.clone(),
         base_url,
@@ -577,6 +581,18 @@ fn build_categories(raw: &[RawCategory], errors: &mut LoadErrors) -> Vec<Categor
             ));
             continue;
         }
+        // The category's slug is a directory of the site and its name a heading.
+        let url_segment = c.url[expected_prefix.len()..].trim_end_matches('/');
+        let length_problems = [
+            ("name", check_name(&c.name)),
+            ("url", check_segment(url_segment).and(check_path(&c.url))),
+        ];
+        // The category is still kept, so its products and children are not also reported.
+        for (field, result) in length_problems {
+            if let Err(e) = result {
+                errors.push(LoadError::new(FILE_CATEGORIES, &item, field, e));
+            }
+        }
         if c.url == "/browse/collection/" {
             errors.push(LoadError::new(
                 FILE_CATEGORIES,
@@ -694,6 +710,11 @@ fn build_product(
     if raw.name.trim().is_empty() {
         err(errors, "name", "must not be empty".into());
     }
+    // The name is the page heading and, slugged, a directory of the product's pages (the slug
+    // has at most as many bytes as the name has characters).
+    if let Err(e) = check_name(&raw.name) {
+        err(errors, "name", e);
+    }
     let style_code: String = raw.sku.chars().take(6).collect();
     let inventory_tracking = match raw.inventory_tracking.as_str() {
         "none" => InventoryTracking::None,
@@ -727,6 +748,20 @@ fn build_product(
                 &format!("options[{i}].display_name"),
                 format!("a second {:?} option", o.display_name),
             );
+        }
+        if let Err(e) = check_name(&o.display_name) {
+            err(errors, &format!("options[{i}].display_name"), e);
+        }
+        // Option labels are shown on buttons; a colour's label is also a path segment.
+        for (j, v) in o.option_values.iter().enumerate() {
+            let field = format!("options[{i}].option_values[{j}].label");
+            let segment_ok = || match kind {
+                OptionKind::Colour => check_segment(&colour_segment(&v.label)),
+                _ => Ok(()),
+            };
+            if let Err(e) = check_name(&v.label).and_then(|()| segment_ok()) {
+                err(errors, &field, e);
+            }
         }
         if o.option_values.is_empty() {
             err(
