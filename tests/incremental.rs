@@ -348,3 +348,33 @@ fn an_edited_listing_header_rewrites_only_its_listing_page() {
             .contains("<p class=\"plp-head__subheading\">Party season starts here</p>")
     );
 }
+
+#[test]
+fn a_no_change_build_removes_what_killed_builds_left() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let gens = site.dir.path().join("cache/generations");
+    // What builds killed before publishing leave: unfinished generations of other processes
+    // and a half-written manifest.
+    let abandoned = ["gen-1-999999999-0.tmp", "gen-2-999999998-3.tmp"];
+    for name in abandoned {
+        let dir = gens.join(name).join("p");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("half.html"), "<html>").unwrap();
+    }
+    let manifest_tmp = site.dir.path().join("cache/build-manifest.json.tmp");
+    std::fs::write(&manifest_tmp, "{\"version\":").unwrap();
+    let live = site.live();
+    let report = site.build().unwrap();
+    assert_eq!(phase_names(&report), ["digest inputs (unchanged)"]);
+    for name in abandoned {
+        assert!(!gens.join(name).exists(), "{name} removed");
+    }
+    assert!(!manifest_tmp.exists(), "half-written manifest removed");
+    assert_eq!(site.live(), live, "the live site is untouched");
+    assert_eq!(
+        phase_names(&site.build().unwrap()),
+        ["digest inputs (unchanged)"],
+        "and the next build is still a no-change one"
+    );
+}

@@ -13,6 +13,7 @@ use crate::render::{TemplateError, Templates};
 use crate::search_index::SearchMemo;
 use crate::seo;
 use crate::site::{Digest, SiteModel};
+use crate::sweep;
 use domain::catalog::Catalog;
 use domain::error::LoadErrors;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -277,12 +278,17 @@ pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
         public: opts.public_dir.clone(),
         cache: opts.cache_dir.clone(),
     };
+    // Killed builds' leftovers go on another thread while this build runs (no-change builds
+    // included), and are waited for only once the new site is live.
+    let sweep = sweep::start(&dirs);
     let inputs_digest = input_digest::digest_inputs(
         &generator_identity(),
         &[&opts.export_dir, &opts.templates_dir, &opts.bundles_dir],
     )?;
     if input_digest::matches_live(&dirs, &inputs_digest) {
-        return Ok(unchanged_inputs_report(&dirs, started.elapsed()));
+        let report = unchanged_inputs_report(&dirs, started.elapsed());
+        sweep.finish();
+        return Ok(report);
     }
     let digested = started.elapsed();
     let (inputs, templates, bundles) = load(opts)?;
@@ -293,6 +299,7 @@ pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     // Time until the new site is live, loading included (pruning afterwards is not).
     report.elapsed += digested + loaded;
     input_digest::record(&dirs, &inputs_digest)?;
+    sweep.finish();
     Ok(report)
 }
 

@@ -18,6 +18,7 @@ pub mod render;
 pub mod search_index;
 pub mod seo;
 pub mod site;
+pub mod sweep;
 
 pub use build::{
     BuildError, BuildMemo, BuildOptions, BuildReport, build, build_loaded_as, build_with_memo,

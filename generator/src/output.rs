@@ -194,6 +194,10 @@ impl OutputDirs {
     pub fn manifest_path(&self) -> PathBuf {
         self.cache.join("build-manifest.json")
     }
+    /// Where the manifest is written before it is renamed into place.
+    pub fn manifest_tmp_path(&self) -> PathBuf {
+        self.cache.join("build-manifest.json.tmp")
+    }
 
     /// The live generation directory, if `public` is one of ours.
     pub fn live_generation(&self) -> Option<PathBuf> {
@@ -260,7 +264,7 @@ impl OutputDirs {
 
     fn write_manifest(&self, manifest: &Manifest) -> Result<(), IoError> {
         let manifest_path = self.manifest_path();
-        let manifest_tmp = manifest_path.with_extension("json.tmp");
+        let manifest_tmp = self.manifest_tmp_path();
         let bytes = serde_json::to_vec(manifest).expect("manifest serialises");
         std::fs::write(&manifest_tmp, bytes).map_err(io_err(&manifest_tmp, "write"))?;
         std::fs::rename(&manifest_tmp, &manifest_path).map_err(io_err(&manifest_path, "rename"))

@@ -183,6 +183,8 @@ impl Daemon {
         timing: Timing,
         on_rebuilt: OnRebuilt,
     ) -> anyhow::Result<Daemon> {
+        // Killed builds' leftovers are removed on their own thread while the daemon starts.
+        drop(generator::sweep::start(&dirs_of(&opts)));
         let (inputs, templates, bundles) =
             generator::build::load(&opts).map_err(|e| anyhow::anyhow!("{e}"))?;
         let model = SourceModel::read(&opts.export_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
