@@ -298,7 +298,10 @@ pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     report.phases.insert(0, ("digest inputs", digested));
     // Time until the new site is live, loading included (pruning afterwards is not).
     report.elapsed += digested + loaded;
-    input_digest::record(&dirs, &inputs_digest)?;
+    // The new site is live, so the build succeeded whatever happens now. The record only lets the
+    // next identical build stop early: without it that build compares fingerprints and writes
+    // nothing, so failing to write it (a full disk) does not fail this one.
+    let _ = input_digest::record(&dirs, &inputs_digest);
     sweep.finish();
     Ok(report)
 }
