@@ -102,21 +102,24 @@ fn start_status(id: u64) -> RebuildStatus {
     }
 }
 
-/// Waits for a delivery or for `timing.start_retry`, keeping deliveries in `waiting`; previews
-/// are refused (there is no model to render them with). `false` when the daemon is gone.
+/// Waits for a delivery or for `timing.start_retry`, keeping deliveries in `waiting` (a burst
+/// already queued is taken whole, for one retry); previews are refused (there is no model to
+/// render them with). `false` when the daemon is gone.
 fn wait_for_retry(rx: &mpsc::Receiver<Msg>, timing: &Timing, waiting: &mut Vec<Msg>) -> bool {
-    match rx.recv_timeout(timing.start_retry) {
-        Ok(Msg::Preview { reply, .. }) => {
-            let _ = reply.send(Err(
-                "the export cannot be built yet; see the rebuild status".to_string(),
-            ));
-            true
+    let first = match rx.recv_timeout(timing.start_retry) {
+        Ok(msg) => msg,
+        Err(RecvTimeoutError::Timeout) => return true,
+        Err(RecvTimeoutError::Disconnected) => return false,
+    };
+    for msg in std::iter::once(first).chain(rx.try_iter()) {
+        match msg {
+            Msg::Preview { reply, .. } => {
+                let _ = reply.send(Err(
+                    "the export cannot be built yet; see the rebuild status".to_string(),
+                ));
+            }
+            other => waiting.push(other),
         }
-        Ok(msg) => {
-            waiting.push(msg);
-            true
-        }
-        Err(RecvTimeoutError::Timeout) => true,
-        Err(RecvTimeoutError::Disconnected) => false,
     }
+    true
 }
