@@ -6,7 +6,7 @@ use crate::context::Shared;
 use crate::input_digest;
 use crate::load::{Inputs, load_export};
 use crate::output::{
-    IoError, KnownManifest, NewGeneration, OutputDirs, Publish, io_err, new_manifest,
+    IoError, KnownManifest, LiveTree, NewGeneration, OutputDirs, Publish, io_err, new_manifest,
 };
 use crate::plan::{Page, PlanInputs, PlanMemo, plan_reusing};
 use crate::render::{TemplateError, Templates};
@@ -576,12 +576,12 @@ pub fn build_with_memo(
             // The new site is live now; removing superseded generations is cleanup, timed on
             // its own.
             report.elapsed = started.elapsed();
-            let keep_previous = live
-                .as_ref()
-                .and_then(|l| l.base.file_name())
-                .map(|n| n.to_string_lossy().to_string())
-                .unwrap_or_default();
-            dirs.prune(&[name.as_str(), keep_previous.as_str()]);
+            // The tree that was live is kept whole, layers included: a reader (a daemon's view
+            // served until it swaps in this build) may still hold it.
+            let mut keep = live.as_ref().map(LiveTree::names).unwrap_or_default();
+            keep.push(name.clone());
+            let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
+            dirs.prune(&keep);
             phases.mark("prune old generations");
         }
     }

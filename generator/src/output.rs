@@ -76,7 +76,8 @@ impl LiveTree {
             .unwrap_or_else(|| self.base.join(rel))
     }
 
-    fn names(&self) -> Vec<String> {
+    /// The directory names of the base and its layers.
+    pub fn names(&self) -> Vec<String> {
         std::iter::once(&self.base)
             .chain(&self.layers)
             .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().to_string()))

@@ -57,7 +57,8 @@ impl Daemon {
                     }
                     None => eprintln!("no trusted manifest after the start-up build"),
                 }
-                // Deliveries taken off the channel while waiting go back to it, in order; they
+                // Deliveries taken off the channel while waiting go back to it (behind any that
+                // came since: a batch rebuilds a set of changes, so order does not matter); they
                 // are still counted as pending.
                 for msg in waiting {
                     let _ = handle.tx.send(msg);
