@@ -348,3 +348,77 @@ fn an_edited_listing_header_rewrites_only_its_listing_page() {
             .contains("<p class=\"plp-head__subheading\">Party season starts here</p>")
     );
 }
+
+#[test]
+fn a_no_change_build_removes_what_killed_builds_left() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let gens = site.dir.path().join("cache/generations");
+    // What builds killed before publishing leave: unfinished generations of other processes
+    // and a half-written manifest.
+    let abandoned = ["gen-1-999999999-0.tmp", "gen-2-999999998-3.tmp"];
+    for name in abandoned {
+        let dir = gens.join(name).join("p");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("half.html"), "<html>").unwrap();
+    }
+    let manifest_tmp = site.dir.path().join("cache/build-manifest.json.tmp");
+    std::fs::write(&manifest_tmp, "{\"version\":").unwrap();
+    let live = site.live();
+    let report = site.build().unwrap();
+    assert_eq!(phase_names(&report), ["digest inputs (unchanged)"]);
+    for name in abandoned {
+        assert!(!gens.join(name).exists(), "{name} removed");
+    }
+    assert!(!manifest_tmp.exists(), "half-written manifest removed");
+    assert_eq!(site.live(), live, "the live site is untouched");
+    assert_eq!(
+        phase_names(&site.build().unwrap()),
+        ["digest inputs (unchanged)"],
+        "and the next build is still a no-change one"
+    );
+}
+
+/// Names of the generation directories in the build cache.
+fn generation_names(site: &Site) -> BTreeSet<String> {
+    std::fs::read_dir(site.dir.path().join("cache/generations"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn a_manifest_that_cannot_be_written_fails_the_build_with_the_old_site_live() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let live = site.live();
+    let before = snapshot_files(&site.public());
+    let generations = generation_names(&site);
+    edit_json(&site.export, "catalog/products.json", |doc| {
+        doc["data"][0]["description"] = serde_json::json!("<p>A new description.</p>");
+    });
+    // The manifest's write fails as on a full disk: a directory stands where its temporary file
+    // goes (a real failing write, with no test hook in the code).
+    let blocker = site.dir.path().join("cache/build-manifest.json.tmp");
+    std::fs::create_dir_all(blocker.join("x")).unwrap();
+    let err = site.build().expect_err("the build fails").to_string();
+    assert!(err.contains("build-manifest.json.tmp"), "{err}");
+    assert_eq!(site.live(), live, "the old site is still the live one");
+    assert_eq!(snapshot_files(&site.public()), before);
+    assert_eq!(
+        generation_names(&site),
+        generations,
+        "no new generation left"
+    );
+
+    std::fs::remove_dir_all(&blocker).unwrap();
+    let report = site.build().unwrap();
+    assert!(
+        !report.written.is_empty() && report.written.len() * 10 < report.pages,
+        "the next build is incremental: wrote {} of {} pages",
+        report.written.len(),
+        report.pages
+    );
+    assert_ne!(site.live(), live);
+    assert!(!blocker.exists());
+}

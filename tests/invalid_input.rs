@@ -278,3 +278,107 @@ fn a_failed_rebuild_leaves_the_live_site_unchanged() {
         "no file of the live site changed"
     );
 }
+
+/// The error lines of a failed build that mention `file`.
+fn lines_about<'a>(err: &'a str, file: &str) -> Vec<&'a str> {
+    err.lines().filter(|l| l.contains(file)).collect()
+}
+
+#[test]
+fn a_bad_price_list_price_is_reported_against_the_price_list_record_and_field() {
+    let err = build_error(|e| {
+        edit_json(e, "catalog/price-lists.json", |d| {
+            d["data"][0]["price"] = json!(-5.0);
+            d["data"][1]["sale_price"] = json!(1.7e308);
+        })
+    });
+    let prices = lines_about(&err, "catalog/price-lists.json: price record");
+    assert_eq!(prices.len(), 2, "{err}");
+    assert_mentions(
+        prices[0],
+        &[
+            "price record 0 (variant 10001)",
+            ": price: is negative (-5)",
+        ],
+    );
+    assert_mentions(
+        prices[1],
+        &[
+            "price record 1 (variant 10001)",
+            ": sale_price: is implausibly large (1.7e308;",
+        ],
+    );
+    assert!(
+        !err.contains("catalog/products.json"),
+        "nothing is blamed on the products:\n{err}"
+    );
+    assert!(err.len() < 600, "no 309-digit numbers:\n{err}");
+}
+
+#[test]
+fn a_bad_uk_price_on_a_product_names_the_product_and_field() {
+    let err = build_error(|e| {
+        edit_json(e, "catalog/products.json", |d| {
+            d["data"][0]["price"] = json!(1e300)
+        })
+    });
+    assert_mentions(
+        &err,
+        &[
+            "catalog/products.json: product ",
+            ": price: is implausibly large (1e300;",
+        ],
+    );
+}
+
+#[test]
+fn over_long_names_and_paths_are_refused_at_load_with_a_short_error() {
+    let err = build_error(|e| {
+        edit_json(e, "catalog/products.json", |d| {
+            d["data"][0]["name"] = json!("Dress ".repeat(50));
+            d["data"][1]["name"] = json!("x".repeat(10 << 20));
+        });
+        edit_json(e, "catalog/categories.json", |d| {
+            let url = d["data"][0]["url"].as_str().unwrap().to_string();
+            d["data"][0]["url"] =
+                json!(format!("{}{}/", url.trim_end_matches('/'), "a".repeat(300)));
+        });
+        edit_json(e, "content/uk.json", |d| {
+            let page = d["responses"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .find(|r| r["content"]["_meta"]["deliveryKey"] == "uk/about-us")
+                .unwrap();
+            page["content"]["_meta"]["deliveryKey"] = json!(format!("uk/{}", "b".repeat(256)));
+        });
+    });
+    let names = lines_about(&err, ": name: is ");
+    assert_eq!(names.len(), 2, "{err}");
+    assert_mentions(
+        names[0],
+        &[
+            "catalog/products.json: product ",
+            "is 300 characters long; the most is 200",
+        ],
+    );
+    assert_mentions(
+        names[1],
+        &["is 10485760 characters long; the most is 200", "… ("],
+    );
+    assert_mentions(
+        &err,
+        &[
+            "catalog/categories.json: category ",
+            ": url: makes the path segment",
+        ],
+    );
+    assert_mentions(
+        &err,
+        &[
+            "content/uk.json",
+            "_meta.deliveryKey: makes the path segment 256 bytes",
+        ],
+    );
+    assert!(err.len() < 4000, "error lines quote values short:\n{err}");
+}

@@ -300,3 +300,49 @@ fn listings_with_a_listing_header_item_show_the_second_header_variant() {
         assert!(womens.contains("plp-head__links"));
     }
 }
+
+/// The text of every `<script>` element that carries inline JSON (JSON-LD and island props).
+fn inline_json_scripts(html: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find("<script type=\"application/") {
+        let open_end = start + rest[start..].find('>').unwrap() + 1;
+        let close = open_end + rest[open_end..].find("</script>").unwrap();
+        out.push(&rest[open_end..close]);
+        rest = &rest[close..];
+    }
+    out
+}
+
+#[test]
+fn markup_in_a_product_name_cannot_break_the_pages_inline_json() {
+    let site = copied_sample();
+    let name = "Dress <!--<script> & </script> \"x\"";
+    let mut id = 0;
+    edit_json(&site.export, "catalog/products.json", |d| {
+        id = d["data"][0]["id"].as_u64().unwrap();
+        d["data"][0]["name"] = serde_json::json!(name);
+    });
+    site.build().expect("builds");
+    let listing = site.read("/browse/womens");
+    let marker = format!("href=\"/p/{id}/");
+    let start = listing.find(&marker).expect("product listed") + 6;
+    let url = &listing[start..start + listing[start..].find('"').unwrap()];
+    let html = site.read(url);
+    let scripts = inline_json_scripts(&html);
+    assert!(scripts.len() >= 3, "JSON-LD and island props found");
+    let mut product_ld = 0;
+    for text in scripts {
+        assert!(
+            !text.contains(['<', '>', '&']),
+            "unescaped markup in {text}"
+        );
+        let value: serde_json::Value = serde_json::from_str(text).expect("valid JSON");
+        if value["@type"] == "Product" {
+            assert_eq!(value["name"], name);
+            product_ld += 1;
+        }
+    }
+    assert_eq!(product_ld, 1, "one Product block, its name intact");
+    assert!(html.contains("\"@type\":\"BreadcrumbList\""));
+}

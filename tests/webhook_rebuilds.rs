@@ -328,3 +328,107 @@ fn doc_first_product(site: &Site) -> u64 {
             .unwrap();
     doc["data"][0]["id"].as_u64().unwrap()
 }
+
+/// Restart timing: failed start-up builds are retried quickly.
+fn restart_timing() -> Timing {
+    Timing {
+        start_retry: Duration::from_millis(100),
+        ..Timing::default()
+    }
+}
+
+fn served_generations(daemon: &Daemon) -> Vec<String> {
+    daemon.view().read().unwrap().generation_names()
+}
+
+fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting until {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_restart_serves_the_last_good_site_at_once_and_builds_behind_it() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let last_good = served_generations_of(&site);
+    edit_json(&site.export, "catalog/products.json", |d| {
+        d["data"][0]["description"] = json!("<p>Changed while the server was down.</p>");
+    });
+    let daemon = Daemon::start_behind_last_good(
+        site.options(),
+        Box::new(LocalExport::new(site.export.clone())),
+        restart_timing(),
+        Box::new(|_| {}),
+    )
+    .unwrap();
+    assert_eq!(
+        served_generations(&daemon),
+        last_good,
+        "the last good site is served before the start-up build finishes"
+    );
+    wait_until("the start-up build is live", || {
+        daemon.history().first().is_some_and(|s| s.ok)
+    });
+    assert_ne!(served_generations(&daemon), last_good);
+    assert!(daemon.history()[0].written > 0);
+}
+
+#[test]
+fn a_restart_with_an_export_that_cannot_build_serves_the_last_good_site_and_keeps_trying() {
+    use api::webhooks::ChangeSink;
+    let site = copied_sample();
+    site.build().unwrap();
+    let last_good = served_generations_of(&site);
+    let products = site.export.join("catalog/products.json");
+    let good = std::fs::read(&products).unwrap();
+    edit_json(&site.export, "catalog/products.json", |d| {
+        d["data"][0]["name"] = json!("");
+    });
+    let daemon = Daemon::start_behind_last_good(
+        site.options(),
+        Box::new(LocalExport::new(site.export.clone())),
+        restart_timing(),
+        Box::new(|_| {}),
+    )
+    .expect("a restart does not stop on an invalid export");
+    assert_eq!(served_generations(&daemon), last_good);
+    wait_until("the status reports the export's problem", || {
+        daemon
+            .status()
+            .to_string()
+            .contains("catalog/products.json")
+    });
+    let failed = daemon.history();
+    assert!(!failed[0].ok);
+    assert!(
+        failed[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains(": name: must not be empty")
+    );
+    assert_eq!(
+        served_generations(&daemon),
+        last_good,
+        "still the last good site"
+    );
+
+    // Fixed on disk (say by the next import): a later attempt builds it.
+    std::fs::write(&products, good).unwrap();
+    wait_until("a retry succeeds", || {
+        daemon.history().first().is_some_and(|s| s.ok)
+    });
+    assert!(daemon.status().to_string().contains("\"ok\":true"));
+}
+
+/// The generations the site's manifest describes as live.
+fn served_generations_of(site: &Site) -> Vec<String> {
+    let dirs = generator::output::OutputDirs {
+        public: site.public(),
+        cache: site.dir.path().join("cache"),
+    };
+    generator::LiveView::load(&dirs).unwrap().generation_names()
+}

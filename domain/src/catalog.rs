@@ -4,6 +4,7 @@
 
 use crate::error::{LoadError, LoadErrors};
 use crate::export::*;
+use crate::limits::{check_name, check_path, check_segment};
 use crate::market::{MARKETS, Market};
 use crate::money::Money;
 use crate::url::{colour_segment, slugify};
@@ -442,6 +443,9 @@ fn check_store(raw: &StoreSettings, errors: &mut LoadErrors) -> StoreSettingsMod
             "must not be empty",
         ));
     }
+    if let Err(e) = check_name(&raw.name) {
+        errors.push(LoadError::new(FILE_STORE, "store", "name", e));
+    }
     StoreSettingsModel {
         name: raw.name.clone(),
         base_url,
@@ -577,6 +581,18 @@ fn build_categories(raw: &[RawCategory], errors: &mut LoadErrors) -> Vec<Categor
             ));
             continue;
         }
+        // The category's slug is a directory of the site and its name a heading.
+        let url_segment = c.url[expected_prefix.len()..].trim_end_matches('/');
+        let length_problems = [
+            ("name", check_name(&c.name)),
+            ("url", check_segment(url_segment).and(check_path(&c.url))),
+        ];
+        // The category is still kept, so its products and children are not also reported.
+        for (field, result) in length_problems {
+            if let Err(e) = result {
+                errors.push(LoadError::new(FILE_CATEGORIES, &item, field, e));
+            }
+        }
         if c.url == "/browse/collection/" {
             errors.push(LoadError::new(
                 FILE_CATEGORIES,
@@ -613,31 +629,50 @@ fn build_categories(raw: &[RawCategory], errors: &mut LoadErrors) -> Vec<Categor
     out
 }
 
-type PriceIndex = HashMap<(u64, crate::market::Currency), (f64, Option<f64>)>;
+/// A variant's list price and sale price in one currency, or `None` when its record was invalid
+/// (already reported against the file that holds it).
+type PriceIndex = HashMap<(u64, crate::market::Currency), Option<PricePair>>;
+type PricePair = (Money, Option<Money>);
+
+/// Converts an export's list and sale amounts; an error names the field (`price` or
+/// `sale_price`) so the caller reports it against its own file and item. A sale price that is
+/// zero or not below the list price is no sale.
+fn price_pair(
+    list: f64,
+    sale: Option<f64>,
+    currency: crate::market::Currency,
+) -> Result<PricePair, (&'static str, String)> {
+    let list = Money::from_decimal(list, currency).map_err(|e| ("price", e))?;
+    let sale = sale
+        .map(|s| Money::from_decimal(s, currency))
+        .transpose()
+        .map_err(|e| ("sale_price", e))?;
+    Ok((list, sale.filter(|s| s.minor > 0 && s.minor < list.minor)))
+}
 
 fn index_prices(raw: &[RawPriceRecord], errors: &mut LoadErrors) -> PriceIndex {
     let mut out = HashMap::with_capacity(raw.len());
     for (i, r) in raw.iter().enumerate() {
-        match crate::market::Currency::from_code(&r.currency) {
-            None => errors.push(LoadError::new(
+        let item = format!("price record {i} (variant {})", r.variant_id);
+        let Some(cur) = crate::market::Currency::from_code(&r.currency) else {
+            errors.push(LoadError::new(
                 FILE_PRICES,
-                format!("price record {i} (variant {})", r.variant_id),
+                item,
                 "currency",
                 format!("unknown currency {:?}", r.currency),
-            )),
-            Some(cur) => {
-                if out
-                    .insert((r.variant_id, cur), (r.price, r.sale_price))
-                    .is_some()
-                {
-                    errors.push(LoadError::new(
-                        FILE_PRICES,
-                        format!("price record {i} (variant {})", r.variant_id),
-                        "currency",
-                        format!("a second {} price for the same variant", r.currency),
-                    ));
-                }
-            }
+            ));
+            continue;
+        };
+        let pair = price_pair(r.price, r.sale_price, cur)
+            .map_err(|(field, e)| errors.push(LoadError::new(FILE_PRICES, &item, field, e)))
+            .ok();
+        if out.insert((r.variant_id, cur), pair).is_some() {
+            errors.push(LoadError::new(
+                FILE_PRICES,
+                item,
+                "currency",
+                format!("a second {} price for the same variant", r.currency),
+            ));
         }
     }
     out
@@ -675,6 +710,11 @@ fn build_product(
     if raw.name.trim().is_empty() {
         err(errors, "name", "must not be empty".into());
     }
+    // The name is the page heading and, slugged, a directory of the product's pages (the slug
+    // has at most as many bytes as the name has characters).
+    if let Err(e) = check_name(&raw.name) {
+        err(errors, "name", e);
+    }
     let style_code: String = raw.sku.chars().take(6).collect();
     let inventory_tracking = match raw.inventory_tracking.as_str() {
         "none" => InventoryTracking::None,
@@ -708,6 +748,20 @@ fn build_product(
                 &format!("options[{i}].display_name"),
                 format!("a second {:?} option", o.display_name),
             );
+        }
+        if let Err(e) = check_name(&o.display_name) {
+            err(errors, &format!("options[{i}].display_name"), e);
+        }
+        // Option labels are shown on buttons; a colour's label is also a path segment.
+        for (j, v) in o.option_values.iter().enumerate() {
+            let field = format!("options[{i}].option_values[{j}].label");
+            let segment_ok = || match kind {
+                OptionKind::Colour => check_segment(&colour_segment(&v.label)),
+                _ => Ok(()),
+            };
+            if let Err(e) = check_name(&v.label).and_then(|()| segment_ok()) {
+                err(errors, &field, e);
+            }
         }
         if o.option_values.is_empty() {
             err(
@@ -743,7 +797,10 @@ fn build_product(
             "a product needs at least one variant".into(),
         );
     }
-    let base_gbp = (raw.price, raw.sale_price);
+    // The product's own UK price, checked once: variants without a price of their own use it.
+    let base_gbp = price_pair(raw.price, raw.sale_price, crate::market::Currency::Gbp)
+        .map_err(|(name, e)| err(errors, name, e))
+        .ok();
     let mut variants = Vec::with_capacity(raw.variants.len());
     for (vi, v) in raw.variants.iter().enumerate() {
         let mut colour = None;
@@ -797,38 +854,49 @@ fn build_product(
             sale: None,
         }; 3];
         for (mi, market) in MARKETS.iter().enumerate() {
-            let record = prices.get(&(v.id, market.currency)).copied().or_else(|| {
-                (market.currency == crate::market::Currency::Gbp)
-                    .then(|| (v.price.unwrap_or(base_gbp.0), v.sale_price.or(base_gbp.1)))
-            });
-            let Some((list, sale)) = record else {
-                err(
-                    errors,
-                    &format!("variants[{vi}]"),
-                    format!(
-                        "variant {} has no {} price in {FILE_PRICES}",
-                        v.id,
-                        market.currency.code()
-                    ),
-                );
-                continue;
-            };
-            let field = format!("variants[{vi}] {} price", market.currency.code());
-            let list = match Money::from_decimal(list, market.currency) {
-                Ok(m) => m,
-                Err(e) => {
-                    err(errors, &field, e);
-                    continue;
+            let (list, sale) = match prices.get(&(v.id, market.currency)) {
+                Some(Some(pair)) => *pair,
+                // An invalid price-list record is reported against catalog/price-lists.json.
+                Some(None) => continue,
+                // The UK price may come from the product itself, the variant's own price first.
+                None if market.currency == crate::market::Currency::Gbp => {
+                    if v.price.is_none() && v.sale_price.is_none() {
+                        match base_gbp {
+                            Some(pair) => pair,
+                            None => continue,
+                        }
+                    } else {
+                        let list = v.price.unwrap_or(raw.price);
+                        let sale = v.sale_price.or(raw.sale_price);
+                        match price_pair(list, sale, market.currency) {
+                            Ok(pair) => pair,
+                            Err((name, e)) => {
+                                let own = if name == "price" {
+                                    v.price
+                                } else {
+                                    v.sale_price
+                                };
+                                let field = match own {
+                                    Some(_) => format!("variants[{vi}].{name}"),
+                                    None => name.to_string(),
+                                };
+                                err(errors, &field, e);
+                                continue;
+                            }
+                        }
+                    }
                 }
-            };
-            let sale = match sale
-                .map(|s| Money::from_decimal(s, market.currency))
-                .transpose()
-            {
-                Ok(s) => s.filter(|s| s.minor > 0 && s.minor < list.minor),
-                Err(e) => {
-                    err(errors, &format!("{field} sale_price"), e);
-                    None
+                None => {
+                    err(
+                        errors,
+                        &format!("variants[{vi}]"),
+                        format!(
+                            "variant {} has no {} price in {FILE_PRICES}",
+                            v.id,
+                            market.currency.code()
+                        ),
+                    );
+                    continue;
                 }
             };
             market_prices[mi] = Price { price: list, sale };

@@ -352,6 +352,14 @@ fn parse_page(
             format!("{slug:?} is not a valid page path (letters, digits, - and _ between slashes)"),
         ));
     }
+    // Each part of the page path is a directory of the site.
+    let path_ok = slug
+        .split('/')
+        .try_for_each(crate::limits::check_segment)
+        .and_then(|()| crate::limits::check_path(&slug));
+    if let Err(e) = path_ok {
+        errors.push(LoadError::new(file, label, "_meta.deliveryKey", e));
+    }
     let title = match str_field(body, "pageTitle") {
         Some(t) if !t.trim().is_empty() => decode_quotes(t),
         _ => {
@@ -364,6 +372,9 @@ fn parse_page(
             String::new()
         }
     };
+    if let Err(e) = crate::limits::check_name(&title) {
+        errors.push(LoadError::new(file, label, "pageTitle", e));
+    }
     let description = decode_quotes(str_field(body, "pageDescription").unwrap_or(""));
     let blocks = match body.get("content") {
         None | Some(Value::Null) => Vec::new(),

@@ -3,6 +3,11 @@
 
 use std::fmt;
 
+/// The most characters of a file, item or field name an error keeps.
+const MAX_PART_CHARS: usize = 200;
+/// The most characters of an error's message.
+const MAX_MESSAGE_CHARS: usize = 500;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadError {
     pub file: String,
@@ -18,11 +23,14 @@ impl LoadError {
         field: impl Into<String>,
         message: impl Into<String>,
     ) -> LoadError {
+        // Every part may quote export data: each is cut short, so a 10 MB value never becomes a
+        // 10 MB error line.
+        let cut = |text: String, max| crate::limits::clip(&text, max);
         LoadError {
-            file: file.into(),
-            item: item.into(),
-            field: field.into(),
-            message: message.into(),
+            file: cut(file.into(), MAX_PART_CHARS),
+            item: cut(item.into(), MAX_PART_CHARS),
+            field: cut(field.into(), MAX_PART_CHARS),
+            message: cut(message.into(), MAX_MESSAGE_CHARS),
         }
     }
 }

@@ -9,6 +9,19 @@ pub struct Money {
     pub currency: Currency,
 }
 
+/// The largest amount an export may hold for one price.
+const MAX_AMOUNT: f64 = 10_000_000.0;
+
+/// An export's amount as an error message quotes it: as written up to a billion, in scientific
+/// notation beyond (`1.7e308`, not a 309-digit number).
+fn show_amount(amount: f64) -> String {
+    if amount.abs() < 1e9 {
+        format!("{amount}")
+    } else {
+        format!("{amount:e}")
+    }
+}
+
 impl Money {
     pub fn new(minor: i64, currency: Currency) -> Money {
         Money { minor, currency }
@@ -21,10 +34,13 @@ impl Money {
             return Err("is not a finite number".into());
         }
         if amount < 0.0 {
-            return Err(format!("is negative ({amount})"));
+            return Err(format!("is negative ({})", show_amount(amount)));
         }
-        if amount > 10_000_000.0 {
-            return Err(format!("is implausibly large ({amount})"));
+        if amount > MAX_AMOUNT {
+            return Err(format!(
+                "is implausibly large ({}; the most is {MAX_AMOUNT})",
+                show_amount(amount)
+            ));
         }
         Ok(Money::new((amount * 100.0).round() as i64, currency))
     }

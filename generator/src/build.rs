@@ -6,13 +6,14 @@ use crate::context::Shared;
 use crate::input_digest;
 use crate::load::{Inputs, load_export};
 use crate::output::{
-    IoError, KnownManifest, NewGeneration, OutputDirs, Publish, io_err, new_manifest,
+    IoError, KnownManifest, LiveTree, NewGeneration, OutputDirs, Publish, io_err, new_manifest,
 };
 use crate::plan::{Page, PlanInputs, PlanMemo, plan_reusing};
 use crate::render::{TemplateError, Templates};
 use crate::search_index::SearchMemo;
 use crate::seo;
 use crate::site::{Digest, SiteModel};
+use crate::sweep;
 use domain::catalog::Catalog;
 use domain::error::LoadErrors;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -277,12 +278,17 @@ pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
         public: opts.public_dir.clone(),
         cache: opts.cache_dir.clone(),
     };
+    // Killed builds' leftovers go on another thread while this build runs (no-change builds
+    // included), and are waited for only once the new site is live.
+    let sweep = sweep::start(&dirs);
     let inputs_digest = input_digest::digest_inputs(
         &generator_identity(),
         &[&opts.export_dir, &opts.templates_dir, &opts.bundles_dir],
     )?;
     if input_digest::matches_live(&dirs, &inputs_digest) {
-        return Ok(unchanged_inputs_report(&dirs, started.elapsed()));
+        let report = unchanged_inputs_report(&dirs, started.elapsed());
+        sweep.finish();
+        return Ok(report);
     }
     let digested = started.elapsed();
     let (inputs, templates, bundles) = load(opts)?;
@@ -292,7 +298,11 @@ pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     report.phases.insert(0, ("digest inputs", digested));
     // Time until the new site is live, loading included (pruning afterwards is not).
     report.elapsed += digested + loaded;
-    input_digest::record(&dirs, &inputs_digest)?;
+    // The new site is live, so the build succeeded whatever happens now. The record only lets the
+    // next identical build stop early: without it that build compares fingerprints and writes
+    // nothing, so failing to write it (a full disk) does not fail this one.
+    let _ = input_digest::record(&dirs, &inputs_digest);
+    sweep.finish();
     Ok(report)
 }
 
@@ -566,12 +576,12 @@ pub fn build_with_memo(
             // The new site is live now; removing superseded generations is cleanup, timed on
             // its own.
             report.elapsed = started.elapsed();
-            let keep_previous = live
-                .as_ref()
-                .and_then(|l| l.base.file_name())
-                .map(|n| n.to_string_lossy().to_string())
-                .unwrap_or_default();
-            dirs.prune(&[name.as_str(), keep_previous.as_str()]);
+            // The tree that was live is kept whole, layers included: a reader (a daemon's view
+            // served until it swaps in this build) may still hold it.
+            let mut keep = live.as_ref().map(LiveTree::names).unwrap_or_default();
+            keep.push(name.clone());
+            let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
+            dirs.prune(&keep);
             phases.mark("prune old generations");
         }
     }

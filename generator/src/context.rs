@@ -53,6 +53,19 @@ struct Og {
     url: Option<String>,
 }
 
+/// Serializes each JSON-LD block as the text of its `<script>` element (`inline_json`).
+fn jsonld_for_script<S: serde::Serializer>(
+    blocks: &[serde_json::Value],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let texts = blocks
+        .iter()
+        .map(crate::inline_json::script_json)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(serde::ser::Error::custom)?;
+    texts.serialize(serializer)
+}
+
 #[derive(Serialize)]
 struct PageMeta {
     kind: &'static str,
@@ -63,7 +76,9 @@ struct PageMeta {
     canonical: Option<String>,
     alternates: Vec<Alternate>,
     og: Og,
-    jsonld: Vec<String>,
+    /// Structured data blocks; each reaches the page escaped for its `<script>` element.
+    #[serde(serialize_with = "jsonld_for_script")]
+    jsonld: Vec<serde_json::Value>,
     noindex: bool,
     is_home: bool,
     breadcrumbs: Vec<Crumb>,
@@ -394,7 +409,7 @@ impl<'a> Shared<'a> {
                     meta.og.image = h.opengraph.image_url.as_deref().map(abs_image);
                     meta.og.image_alt = h.opengraph.image_alt.clone();
                 }
-                meta.jsonld.push(json!({"@context": "https://schema.org", "@type": "WebSite", "name": store_name, "url": seo::absolute(base, &market.path("/"))}).to_string());
+                meta.jsonld.push(json!({"@context": "https://schema.org", "@type": "WebSite", "name": store_name, "url": seo::absolute(base, &market.path("/"))}));
                 (
                     "home",
                     to_value(json!({
@@ -707,7 +722,7 @@ impl<'a> Shared<'a> {
         if !product.is_price_hidden {
             ld["offers"] = json!({"@type": "Offer", "url": canonical, "priceCurrency": market.currency.code(), "price": price.current().decimal(), "itemCondition": "https://schema.org/NewCondition"});
         }
-        meta.jsonld.push(ld.to_string().replace("</", "<\\/"));
+        meta.jsonld.push(ld);
 
         let option_values = |kind: OptionKind| -> Vec<serde_json::Value> {
             product

@@ -7,7 +7,7 @@
 //! seconds at 10k products. Any change, even to a file the pages do not read (stock), takes the
 //! full path, which validates everything again.
 
-use crate::output::{IoError, OutputDirs, hex, io_err};
+use crate::output::{IoError, OutputDirs, hex, io_err, write_atomically};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -88,6 +88,5 @@ pub fn record(dirs: &OutputDirs, digest: &str) -> Result<(), IoError> {
     let path = dirs.cache.join(RECORD_FILE);
     let tmp = dirs.cache.join(format!("{RECORD_FILE}.tmp"));
     let bytes = serde_json::to_vec(&record).expect("record serialises");
-    std::fs::write(&tmp, bytes).map_err(io_err(&tmp, "write"))?;
-    std::fs::rename(&tmp, &path).map_err(io_err(&path, "rename"))
+    write_atomically(&path, &tmp, &bytes)
 }

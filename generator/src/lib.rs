@@ -7,6 +7,7 @@ pub mod build;
 pub mod bundles;
 pub mod context;
 pub mod fixtures;
+pub mod inline_json;
 pub mod input_digest;
 pub mod load;
 pub mod output;
@@ -17,6 +18,7 @@ pub mod render;
 pub mod search_index;
 pub mod seo;
 pub mod site;
+pub mod sweep;
 
 pub use build::{
     BuildError, BuildMemo, BuildOptions, BuildReport, build, build_loaded_as, build_with_memo,

@@ -76,7 +76,8 @@ impl LiveTree {
             .unwrap_or_else(|| self.base.join(rel))
     }
 
-    fn names(&self) -> Vec<String> {
+    /// The directory names of the base and its layers.
+    pub fn names(&self) -> Vec<String> {
         std::iter::once(&self.base)
             .chain(&self.layers)
             .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().to_string()))
@@ -194,6 +195,10 @@ impl OutputDirs {
     pub fn manifest_path(&self) -> PathBuf {
         self.cache.join("build-manifest.json")
     }
+    /// Where the manifest is written before it is renamed into place.
+    pub fn manifest_tmp_path(&self) -> PathBuf {
+        self.cache.join("build-manifest.json.tmp")
+    }
 
     /// The live generation directory, if `public` is one of ours.
     pub fn live_generation(&self) -> Option<PathBuf> {
@@ -259,11 +264,8 @@ impl OutputDirs {
     }
 
     fn write_manifest(&self, manifest: &Manifest) -> Result<(), IoError> {
-        let manifest_path = self.manifest_path();
-        let manifest_tmp = manifest_path.with_extension("json.tmp");
         let bytes = serde_json::to_vec(manifest).expect("manifest serialises");
-        std::fs::write(&manifest_tmp, bytes).map_err(io_err(&manifest_tmp, "write"))?;
-        std::fs::rename(&manifest_tmp, &manifest_path).map_err(io_err(&manifest_path, "rename"))
+        write_atomically(&self.manifest_path(), &self.manifest_tmp_path(), &bytes)
     }
 
     /// Removes generations that are neither live nor the one before it, and unfinished ones.
@@ -279,6 +281,18 @@ impl OutputDirs {
             }
         }
     }
+}
+
+/// Writes `bytes` to `tmp` and renames it to `path`, so `path` holds the old bytes or the new ones.
+/// When either step fails (a full disk, say) `tmp` is removed: a failed write leaves nothing.
+pub fn write_atomically(path: &Path, tmp: &Path, bytes: &[u8]) -> Result<(), IoError> {
+    let result = std::fs::write(tmp, bytes)
+        .map_err(io_err(tmp, "write"))
+        .and_then(|()| std::fs::rename(tmp, path).map_err(io_err(path, "rename")));
+    if result.is_err() {
+        let _ = std::fs::remove_file(tmp);
+    }
+    result
 }
 
 /// Lower-case hex of a digest. One allocation: this runs for every page of every build.
@@ -392,8 +406,13 @@ impl NewGeneration {
         Ok((self.dir.clone(), next))
     }
 
-    /// Finishes the generation, points `public` at it atomically, then records the manifest.
+    /// Records the manifest, finishes the generation and points `public` at it atomically.
+    /// The manifest goes first: when it cannot be written (a full disk) the build fails with the
+    /// old site still live and its manifest intact, so the next build stays incremental. A
+    /// manifest naming a generation that never went live is not trusted (`tree_of`), so a
+    /// failure after it costs the next build a full rebuild, never a wrong site.
     pub fn publish(mut self, dirs: &OutputDirs, manifest: &Manifest) -> Result<(), IoError> {
+        dirs.write_manifest(manifest)?;
         std::fs::rename(&self.tmp_dir, &self.dir)
             .map_err(io_err(&self.dir, "rename generation"))?;
         self.published = true;
@@ -416,8 +435,7 @@ impl NewGeneration {
         let target = std::fs::canonicalize(&self.dir).map_err(io_err(&self.dir, "resolve"))?;
         std::os::unix::fs::symlink(&target, &link_tmp)
             .map_err(io_err(&link_tmp, "create symlink"))?;
-        std::fs::rename(&link_tmp, &dirs.public).map_err(io_err(&dirs.public, "swap symlink"))?;
-        dirs.write_manifest(manifest)
+        std::fs::rename(&link_tmp, &dirs.public).map_err(io_err(&dirs.public, "swap symlink"))
     }
 }
 
@@ -484,6 +502,31 @@ pub fn new_manifest(generation: &str, files: BTreeMap<String, String>) -> Manife
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_atomic_write_leaves_no_temporary_file_and_the_old_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = dir.path().join("m.json.tmp");
+        // The rename fails: a non-empty directory stands at the destination.
+        let path = dir.path().join("m.json");
+        std::fs::create_dir_all(path.join("x")).unwrap();
+        let err = write_atomically(&path, &tmp, b"{}").unwrap_err();
+        assert_eq!(err.action, "rename");
+        assert!(!tmp.exists(), "temporary file removed");
+        assert!(path.join("x").is_dir());
+        // The write fails: a directory stands where the temporary file goes.
+        let file = dir.path().join("n.json");
+        std::fs::write(&file, b"old").unwrap();
+        let blocked = dir.path().join("n.json.tmp");
+        std::fs::create_dir(&blocked).unwrap();
+        assert_eq!(
+            write_atomically(&file, &blocked, b"new")
+                .unwrap_err()
+                .action,
+            "write"
+        );
+        assert_eq!(std::fs::read(&file).unwrap(), b"old");
+    }
 
     #[test]
     fn outputs_cannot_escape_the_generation() {

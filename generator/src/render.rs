@@ -215,15 +215,12 @@ fn island(state: &State, name: String, props: Value) -> Result<Value, Error> {
         .env()
         .get_template(&partial)?
         .render(context! { props => props.clone() })?;
-    let json = serde_json::to_string(&props).map_err(|e| {
+    let json = crate::inline_json::script_json(&props).map_err(|e| {
         Error::new(
             ErrorKind::InvalidOperation,
             format!("island {name} props: {e}"),
         )
     })?;
-    // `</script>` or `<!--` inside the JSON must not end or confuse the script element; `\u003c`
-    // keeps it valid JSON.
-    let json = json.replace('<', "\\u003c");
     let id = ISLAND_SCOPE.with(|s| {
         let mut scope = s.borrow_mut();
         let id = format!("{}{}", scope.0, scope.1);

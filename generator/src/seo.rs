@@ -30,7 +30,7 @@ pub fn alternates(base_url: &str, site_path: &str, present: [bool; 3]) -> Vec<Al
         .collect()
 }
 
-pub fn breadcrumb_list(base_url: &str, crumbs: &[(String, String)]) -> String {
+pub fn breadcrumb_list(base_url: &str, crumbs: &[(String, String)]) -> serde_json::Value {
     json!({
         "@context": "https://schema.org",
         "@type": "BreadcrumbList",
@@ -38,8 +38,6 @@ pub fn breadcrumb_list(base_url: &str, crumbs: &[(String, String)]) -> String {
             "@type": "ListItem", "position": i + 1, "name": name, "item": absolute(base_url, url)
         })).collect::<Vec<_>>()
     })
-    .to_string()
-    .replace("</", "<\\/")
 }
 
 fn xml_escape(s: &str) -> String {

@@ -117,7 +117,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     opts.progress = false;
     let source = fresh_source(&args.build, &mut opts, &runtime)?;
     let export_dir = opts.export_dir.clone();
-    let daemon = Daemon::start(opts, source, Timing::default(), Box::new(|_| {}))
+    // A restart serves the last good site and the API at once; the start-up build runs behind.
+    let daemon = Daemon::start_behind_last_good(opts, source, Timing::default(), Box::new(|_| {}))
         .context("building the site")?;
     runtime.block_on(async move {
         let mut config = api::Config::new(args.database_url.clone(), export_dir);

@@ -11,6 +11,7 @@ pub mod importer_source;
 pub mod keyed_file;
 pub mod model;
 pub mod source;
+mod startup;
 
 use api::webhooks::events::Change;
 use api::webhooks::{ChangeSink, Origin};
@@ -74,6 +75,9 @@ pub struct Timing {
     pub stale_retries: Vec<Duration>,
     /// Idle time before overlay layers are compacted into a full generation.
     pub compact_after: Duration,
+    /// `start_behind_last_good`: how long after a failed start-up build (an invalid export) it
+    /// tries again when no delivery comes first.
+    pub start_retry: Duration,
 }
 
 impl Default for Timing {
@@ -85,12 +89,13 @@ impl Default for Timing {
             save_quiet: Duration::from_millis(5),
             stale_retries: [100, 200, 400, 800].map(Duration::from_millis).to_vec(),
             compact_after: Duration::from_secs(5),
+            start_retry: Duration::from_secs(30),
         }
     }
 }
 
 /// One rebuild, as the status endpoint and the log report it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct RebuildStatus {
     pub id: u64,
     /// Unix seconds when the rebuild finished.
@@ -147,6 +152,13 @@ pub struct Daemon {
 
 const HISTORY: usize = 20;
 
+/// Adds `status` to the history the status endpoint reports, newest first, keeping `HISTORY`.
+fn push_history(history: &Mutex<VecDeque<RebuildStatus>>, status: RebuildStatus) {
+    let mut history = history.lock().unwrap_or_else(|e| e.into_inner());
+    history.push_front(status);
+    history.truncate(HISTORY);
+}
+
 type OnRebuilt = Box<dyn Fn(&RebuildStatus) + Send>;
 
 struct Worker {
@@ -183,54 +195,60 @@ impl Daemon {
         timing: Timing,
         on_rebuilt: OnRebuilt,
     ) -> anyhow::Result<Daemon> {
-        let (inputs, templates, bundles) =
-            generator::build::load(&opts).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let model = SourceModel::read(&opts.export_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
-        // Brings the static tree up to date (a full generation if none is live yet).
-        let mut memo = BuildMemo::default();
-        let report = generator::build_with_memo(
-            &opts,
-            &inputs,
-            &templates,
-            &bundles,
-            Publish::Full,
-            &mut memo,
-        )
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-        println!("built: {}", report.summary());
-        let dirs = dirs_of(&opts);
-        let view = LiveView::load(&dirs)
+        // Killed builds' leftovers are removed on their own thread while the daemon starts.
+        drop(generator::sweep::start(&dirs_of(&opts)));
+        let prepared = prepare(&opts)?;
+        let view = LiveView::load(&dirs_of(&opts))
             .ok_or_else(|| anyhow::anyhow!("no live site after the first build"))?;
-        let view: SharedView = Arc::new(RwLock::new(Arc::new(view)));
-        let (tx, rx) = mpsc::channel();
-        let daemon = Daemon {
-            tx,
-            pending: Arc::new(AtomicUsize::new(0)),
-            view: view.clone(),
-            history: Arc::new(Mutex::new(VecDeque::new())),
-            preview_code: PreviewCode::default(),
-        };
-        let worker = Worker {
-            opts,
-            source,
-            model,
-            inputs,
-            memo,
-            unrecorded_manifest: None,
-            templates,
-            bundles,
-            timing,
-            pending: daemon.pending.clone(),
-            view,
-            history: daemon.history.clone(),
-            preview_code: daemon.preview_code.clone(),
-            on_rebuilt,
-            next_id: 1,
-        };
+        let (daemon, rx) = Daemon::idle(view);
+        let worker = daemon.worker(opts, source, prepared, timing, on_rebuilt, 1);
         std::thread::Builder::new()
             .name("rebuild".into())
             .spawn(move || worker.run(rx))?;
         Ok(daemon)
+    }
+
+    /// A handle serving `view`, with no worker yet: what is sent to it waits in the channel.
+    fn idle(view: LiveView) -> (Daemon, mpsc::Receiver<Msg>) {
+        let (tx, rx) = mpsc::channel();
+        let daemon = Daemon {
+            tx,
+            pending: Arc::new(AtomicUsize::new(0)),
+            view: Arc::new(RwLock::new(Arc::new(view))),
+            history: Arc::new(Mutex::new(VecDeque::new())),
+            preview_code: PreviewCode::default(),
+        };
+        (daemon, rx)
+    }
+
+    /// The worker for this handle, starting from `prepared`; its rebuilds are numbered from
+    /// `next_id`.
+    fn worker(
+        &self,
+        opts: BuildOptions,
+        source: Box<dyn FreshSource>,
+        prepared: Prepared,
+        timing: Timing,
+        on_rebuilt: OnRebuilt,
+        next_id: u64,
+    ) -> Worker {
+        Worker {
+            opts,
+            source,
+            model: prepared.model,
+            inputs: prepared.inputs,
+            memo: prepared.memo,
+            unrecorded_manifest: None,
+            templates: prepared.templates,
+            bundles: prepared.bundles,
+            timing,
+            pending: self.pending.clone(),
+            view: self.view.clone(),
+            history: self.history.clone(),
+            preview_code: self.preview_code.clone(),
+            on_rebuilt,
+            next_id,
+        }
     }
 
     pub fn view(&self) -> SharedView {
@@ -291,6 +309,45 @@ impl ChangeSink for Daemon {
     fn status(&self) -> serde_json::Value {
         serde_json::to_value(self.history()).unwrap_or_default()
     }
+}
+
+/// What a worker starts from: the export loaded and validated, and the site brought up to date
+/// with it (a full generation if none is live yet).
+struct Prepared {
+    inputs: Inputs,
+    model: SourceModel,
+    memo: BuildMemo,
+    templates: Templates,
+    bundles: Bundles,
+    /// Files the start-up build wrote and deleted.
+    written: usize,
+    deleted: usize,
+}
+
+fn prepare(opts: &BuildOptions) -> anyhow::Result<Prepared> {
+    let (inputs, templates, bundles) =
+        generator::build::load(opts).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let model = SourceModel::read(&opts.export_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut memo = BuildMemo::default();
+    let report = generator::build_with_memo(
+        opts,
+        &inputs,
+        &templates,
+        &bundles,
+        Publish::Full,
+        &mut memo,
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    println!("built: {}", report.summary());
+    Ok(Prepared {
+        inputs,
+        model,
+        memo,
+        templates,
+        bundles,
+        written: report.written.len(),
+        deleted: report.deleted.len(),
+    })
 }
 
 fn dirs_of(opts: &BuildOptions) -> OutputDirs {
@@ -408,9 +465,7 @@ impl Worker {
                 );
             }
             (self.on_rebuilt)(&status);
-            let mut history = self.history.lock().unwrap_or_else(|e| e.into_inner());
-            history.push_front(status);
-            history.truncate(HISTORY);
+            push_history(&self.history, status);
         }
     }
 

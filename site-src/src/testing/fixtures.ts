@@ -97,7 +97,10 @@ export const productOptionsFixtures: Record<string, ProductOptionsProps> = {
 /** Wraps island inner markup as the generator does, for tests that start from a page. */
 export function islandHtml(name: string, id: string, inner: string, props: unknown, hydrate?: string): string {
   const when = hydrate === undefined ? '' : ` data-island-hydrate="${hydrate}"`;
-  const json = JSON.stringify(props).replace(/</g, '\\u003c');
+  const json = JSON.stringify(props)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026');
   return `<div data-island="${name}" data-island-id="${id}"${when}>${inner}</div><script type="application/json" data-island-props="${id}">${json}</script>`;
 }
 
