@@ -70,15 +70,16 @@ function followScroll(): void {
 export const LOCALE_PROMPTED = 'locale-prompted';
 
 /**
- * §4: when the visitor's locale (cookie, else geo country) is not this site, the locale overlay
- * opens — once per browser session, and never on checkout pages (no locale button there).
+ * When the visitor's locale (cookie, else geo country) is not this site, the locale overlay opens —
+ * once per browser session, and never on checkout pages (no locale button there). When it is this
+ * site (an unknown country included), it never opens by itself.
  */
 async function promptLocale(prefix: string): Promise<void> {
   if (document.querySelector('.locale__button') === null || window.sessionStorage.getItem(LOCALE_PROMPTED) !== null) return;
   window.sessionStorage.setItem(LOCALE_PROMPTED, '1');
   const { detectLocale, isCurrentSite, readLocaleCookie } = await import('./locale');
   const geo = await api<{ country: string | null }>('GET', '/geo').catch(() => ({ country: null }));
-  if (!isCurrentSite(detectLocale(readLocaleCookie(), geo.country), prefix)) store.getState().openPanel('locale');
+  if (!isCurrentSite(detectLocale(readLocaleCookie(), geo.country, prefix), prefix)) store.getState().openPanel('locale');
 }
 
 /** Once per page: who is this, what is in their bag and wishlist. Every island may call it. */
