@@ -3,6 +3,7 @@
 // that can wait for it (sticky header, account links).
 import { loadCustomer } from './account';
 import { loadCart } from './cart';
+import { flushQueue, keepQueue, readConsent } from './consent';
 import { isSignedInHint } from './cookies';
 import { api } from './api';
 import { store, type Panel } from './store';
@@ -82,6 +83,20 @@ async function promptLocale(prefix: string): Promise<void> {
   if (!isCurrentSite(detectLocale(readLocaleCookie(), geo.country, prefix), prefix)) store.getState().openPanel('locale');
 }
 
+/**
+ * Analytics waits for consent: without a stored choice the cookie banner asks (not on /cookies,
+ * which has the choices itself); with consent, events queued on earlier pages are sent.
+ */
+async function askConsent(prefix: string): Promise<void> {
+  keepQueue();
+  if (readConsent() !== null) {
+    flushQueue();
+    return;
+  }
+  if (window.location.pathname === `${prefix}/cookies`) return;
+  (await import('../components/cookie-banner')).mountCookieBanner(prefix);
+}
+
 /** Once per page: who is this, what is in their bag and wishlist. Every island may call it. */
 export function startSession(prefix = ''): Promise<void> {
   started ??= (async () => {
@@ -92,6 +107,7 @@ export function startSession(prefix = ''): Promise<void> {
     // The static panel buttons work from here on (browser tests wait for this mark).
     document.documentElement.setAttribute('data-shop-ready', '');
     void promptLocale(prefix);
+    void askConsent(prefix);
     store.getState().setSignedIn(isSignedInHint());
     if (store.getState().customer.signedIn) await loadCustomer().catch(() => undefined);
     await Promise.all([loadCart().catch(() => undefined), loadWishlist().catch(() => undefined)]);

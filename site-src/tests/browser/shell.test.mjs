@@ -1,7 +1,8 @@
 //! The shell's first-visit pieces in Debian's chromium: the locale overlay (opens only when the
-//! visitor's locale is not the site; an unknown country keeps the shopper on the site they are on)
-//! and layout stability on a first visit — CLS measured with PerformanceObserver('layout-shift') on
-//! home, a listing and a product page, ≤ 0.01, at 1280 and 375 px.
+//! visitor's locale is not the site; an unknown country keeps the shopper on the site they are on);
+//! layout stability on a first visit — CLS measured with PerformanceObserver('layout-shift') on
+//! home, a listing and a product page, ≤ 0.01, at 1280 and 375 px; and cookie consent (the banner,
+//! analytics events queued until accepted, the choice stored and changed on /cookies).
 //! Run against `storefront dev`: SITE_URL=http://127.0.0.1:8099 npm run test:browser:shell
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
@@ -31,7 +32,7 @@ function observeLayoutShifts() {
   }).observe({ type: 'layout-shift', buffered: true });
 }
 
-describe('shell: first visit (locale overlay, layout stability)', { skip: problem ?? false }, () => {
+describe('shell: first visit (locale overlay, layout stability, cookie consent)', { skip: problem ?? false }, () => {
   let shared;
   before(async () => {
     shared = await launchBrowser();
@@ -40,9 +41,9 @@ describe('shell: first visit (locale overlay, layout stability)', { skip: proble
     await shared?.close();
   });
 
-  /** A first-visit page (no cookie, overlay not yet seen) with the CDN's geo header `country`. */
+  /** A first-visit page (no cookies, overlay not yet seen) with the CDN's geo header `country`. */
   async function firstVisit(url, { viewport = DESKTOP, country = null } = {}) {
-    const context = await shared.newContext(viewport, { localePrompt: true });
+    const context = await shared.newContext(viewport, { localePrompt: true, cookieBanner: true });
     if (country !== null) await context.setExtraHTTPHeaders({ 'cf-ipcountry': country });
     await context.addInitScript(observeLayoutShifts);
     const page = await context.newPage();
@@ -125,4 +126,82 @@ describe('shell: first visit (locale overlay, layout stability)', { skip: proble
       console.log(`CLS (${viewport.width} px): ${found.join(', ')}`);
     });
   }
+
+  const bannerOf = (page) => page.getByRole('region', { name: 'We use cookies' });
+  const dataLayerEvents = (page) => page.evaluate(() => (window.dataLayer ?? []).map((e) => e.event));
+  const consentCookie = async (context) => (await context.cookies()).find((c) => c.name === 'cookie-consent')?.value;
+
+  for (const viewport of [DESKTOP, MOBILE]) {
+    it(`8c: first visit: the cookie banner over the page, axe clean; Necessary only drops the queued events and is kept; /cookies shows the policy and changes the choice (${viewport.width} px)`, async () => {
+      const { context, page, errors } = await firstVisit('/browse/womens', { viewport });
+      try {
+        const banner = bannerOf(page);
+        await banner.waitFor();
+        assert.equal(await banner.evaluate((el) => getComputedStyle(el).position), 'fixed', 'the banner is laid over the page');
+        const box = await banner.boundingBox();
+        assert.ok(box.y + box.height <= viewport.height + 1 && box.y > viewport.height / 3, `the banner sits at the foot of the window: ${JSON.stringify(box)}`);
+        assert.deepEqual(await axeViolationsInPage(page), []);
+        const cls = await page.evaluate(() => window.__cls);
+        assert.ok(cls.total <= CLS_BUDGET, `CLS ${cls.total} with the banner:\n${cls.sources.join('\n')}`);
+        assert.deepEqual(await dataLayerEvents(page), [], 'nothing is sent before consent');
+
+        await banner.getByRole('button', { name: 'Necessary only' }).click();
+        await banner.waitFor({ state: 'detached' });
+        assert.equal(await consentCookie(context), 'necessary');
+        assert.deepEqual(await page.evaluate(() => [sessionStorage.getItem('analytics-queue'), window.analyticsQueue]), [null, []]);
+
+        await page.goto(`${SITE_URL}/cookies`);
+        await hydrated(page);
+        const choices = page.locator('form.cookie-choices');
+        await choices.getByText('Your cookie choices').waitFor();
+        // The policy's text comes from the market's content page `cookie-policy`.
+        await page.getByRole('heading', { name: 'Our cookie policy' }).waitFor();
+        await page.getByText('Strictly necessary cookies', { exact: true }).waitFor();
+        assert.equal(await bannerOf(page).count(), 0, 'no banner once a choice is stored');
+        const analytics = choices.getByLabel('Analytics cookies');
+        assert.equal(await analytics.isChecked(), false);
+        assert.equal(await choices.getByLabel('Strictly necessary cookies (always on)').isDisabled(), true);
+        assert.deepEqual(await axeViolationsInPage(page), []);
+        await analytics.check();
+        await choices.getByRole('button', { name: 'Save my choices' }).click();
+        await choices.getByText('Your cookie choices are saved.').waitFor();
+        assert.equal(await consentCookie(context), 'analytics');
+        await page.reload();
+        await hydrated(page);
+        assert.equal(await page.locator('form.cookie-choices').getByLabel('Analytics cookies').isChecked(), true);
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('8c: an analytics event made before consent waits, and is sent once the shopper accepts on the next page (1280 px)', async () => {
+    const { context, page, errors } = await firstVisit('/');
+    try {
+      await bannerOf(page).waitFor();
+      // navigation_click from the mega menu, then the listing loads: still no consent.
+      await page.locator('.mega__link', { hasText: 'Womens' }).first().click();
+      await page.waitForURL(`${SITE_URL}/browse/womens`);
+      await hydrated(page);
+      const banner = bannerOf(page);
+      await banner.waitFor();
+      assert.deepEqual(await dataLayerEvents(page), []);
+      // The previous page's event, carried over (sessionStorage) into this page's queue.
+      const queued = await page.evaluate(() => (window.analyticsQueue ?? []).map((e) => e.event));
+      assert.deepEqual(queued, ['navigation_click']);
+      await banner.getByRole('button', { name: 'Accept all' }).click();
+      await banner.waitFor({ state: 'detached' });
+      assert.deepEqual(await dataLayerEvents(page), ['navigation_click']);
+      assert.equal(await consentCookie(context), 'analytics');
+      // Every market shares the choice (path /).
+      await page.goto(`${SITE_URL}/eu`);
+      await hydrated(page);
+      await page.waitForTimeout(300);
+      assert.equal(await bannerOf(page).count(), 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
 });
