@@ -7,6 +7,7 @@ import { flushQueue, keepQueue, readConsent } from './consent';
 import { isSignedInHint } from './cookies';
 import { api } from './api';
 import { store, type Panel } from './store';
+import { followNewsletter } from './newsletter';
 import { loadWishlist } from './wishlist';
 
 let started: Promise<void> | null = null;
@@ -108,6 +109,7 @@ export function startSession(prefix = ''): Promise<void> {
     document.documentElement.setAttribute('data-shop-ready', '');
     void promptLocale(prefix);
     void askConsent(prefix);
+    followNewsletter();
     store.getState().setSignedIn(isSignedInHint());
     if (store.getState().customer.signedIn) await loadCustomer().catch(() => undefined);
     await Promise.all([loadCart().catch(() => undefined), loadWishlist().catch(() => undefined)]);

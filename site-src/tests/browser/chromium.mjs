@@ -17,11 +17,12 @@ export function chromiumMissing() {
 const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /**
- * Unless asked for, the visitor has already seen this session's locale overlay, and has accepted
- * analytics cookies (so the cookie banner stays away and analytics events are sent); a choice the
- * test makes itself is kept.
+ * Unless asked for, the visitor has already seen this session's locale overlay, has accepted
+ * analytics cookies (so the cookie banner stays away and analytics events are sent; a choice the
+ * test makes itself is kept) and has dismissed the newsletter modal (it never offers itself).
  */
-async function skipFirstVisit(context, { localePrompt = false, cookieBanner = false } = {}) {
+async function skipFirstVisit(context, { localePrompt = false, cookieBanner = false, newsletter = false } = {}) {
+  if (!newsletter) await context.addInitScript(() => window.localStorage.setItem('newsletter', 'dismissed'));
   if (!localePrompt) await context.addInitScript(() => window.sessionStorage.setItem('locale-prompted', '1'));
   if (!cookieBanner) {
     await context.addInitScript(() => {
@@ -32,7 +33,8 @@ async function skipFirstVisit(context, { localePrompt = false, cookieBanner = fa
 
 /**
  * A persistent context on a fresh user-data dir; `close()` removes the dir too. Unless
- * `localePrompt` / `cookieBanner` is set, the visitor has seen the locale overlay / made a cookie choice.
+ * `localePrompt` / `cookieBanner` / `newsletter` is set, the visitor has seen the locale overlay /
+ * made a cookie choice / dismissed the newsletter modal.
  */
 export async function launch(viewport = { width: 1280, height: 900 }, firstVisit = {}) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'storefront-chromium-'));
