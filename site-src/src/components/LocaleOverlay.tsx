@@ -2,7 +2,7 @@
 // START SHOPPING. Changing the country resets the currency to its first one; submitting saves the
 // wsPreferredLocale cookie, sends country_selector and navigates fully to the chosen site.
 import { useEffect, useState, type ReactElement } from 'react';
-import { api } from '../lib/api';
+import { api, marketOf, prefixOf } from '../lib/api';
 import { track } from '../lib/analytics';
 import { detectLocale, LOCALES, readLocaleCookie, saveChoice, type LocaleChoice } from '../lib/locale';
 import { store } from '../lib/store';
@@ -19,7 +19,7 @@ export default function LocaleOverlay(): ReactElement {
     api<{ country: string | null }>('GET', '/geo')
       .catch(() => ({ country: null }))
       .then((geo) => {
-        const found = detectLocale(readLocaleCookie(), geo.country);
+        const found = detectLocale(readLocaleCookie(), geo.country, prefixOf(marketOf()));
         setDetected(found);
         setLocaleCode(found.locale.code);
         setCurrencyCode(found.currency.code);
@@ -29,7 +29,7 @@ export default function LocaleOverlay(): ReactElement {
   const locale = LOCALES.find((l) => l.code === localeCode);
   const currency = locale?.currencies.find((c) => c.code === currencyCode) ?? locale?.currencies[0];
   return (
-    <Modal title="WHERE ON EARTH" variant="centered" onClose={close}>
+    <Modal title="WHERE ON EARTH" variant="centered" className="locale-overlay" onClose={close}>
       {detected === null ? (
         <p aria-busy="true">Loading...</p>
       ) : (

@@ -5,6 +5,7 @@ import AddedToBag from './AddedToBag';
 import BagSidebar from './BagSidebar';
 import LocaleOverlay from './LocaleOverlay';
 import LoginModal from './LoginModal';
+import NewsletterModal from './NewsletterModal';
 import SearchOverlay from './SearchOverlay';
 import WishlistSidebar from './WishlistSidebar';
 
@@ -22,6 +23,8 @@ export default function Panels({ panel }: { panel: Exclude<Panel, null> }): Reac
       return <LocaleOverlay />;
     case 'search':
       return <SearchOverlay />;
+    case 'newsletter':
+      return <NewsletterModal />;
     default:
       return null;
   }

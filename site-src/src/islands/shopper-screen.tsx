@@ -1,5 +1,6 @@
 //! Shopper screen island: the client-side screens of shell pages (bag, sign-in, registration and
-//! its confirmation, password reset, my-account, the checkout steps, order confirmation), each loaded only on its own
+//! its confirmation, password reset, my-account, the checkout steps, order confirmation, cookie
+//! choices), each loaded only on its own
 //! page. Server markup: templates/islands/shopper-screen.html (an empty, fixed-height body: the
 //! screens are per visitor).
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
@@ -32,6 +33,7 @@ const screens: Record<string, Screen> = {
   'checkout-payment': lazy(() => import('../features/checkout/payment-screen')),
   'checkout-return': lazy(() => import('../features/checkout/return-screen')),
   'order-confirmation': lazy(() => import('../screens/order-confirmation')),
+  cookies: lazy(() => import('../screens/cookies')),
 };
 
 export default function ShopperScreen({ screen, prefix }: ShopperScreenProps): ReactElement {

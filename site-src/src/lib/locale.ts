@@ -1,5 +1,5 @@
-// Locale detection and choice (spec §4, §9): the wsPreferredLocale cookie first, then the visitor's
-// country from the API's geo lookup; unknown on an English site → Rest of the World in EUR.
+// Locale detection and choice: the wsPreferredLocale cookie first, then the visitor's country from
+// the API's geo lookup; an unknown country is taken to be the site the visitor is on.
 import { readCookie } from './cookies';
 
 export interface Currency {
@@ -60,11 +60,27 @@ export function savedChoice(cookie: string | null): LocaleChoice | null {
   }
 }
 
-/** Cookie first, then the geo country; an unknown country defaults to Rest of the World in EUR. */
-export function detectLocale(cookie: string | null, country: string | null): LocaleChoice {
+/**
+ * The site a visitor with no saved choice and no known country is taken to want: the one they are
+ * on. The plain-English (`en`) site at /eu is Rest of the World in EUR; the UK site is the UK in
+ * GBP; the US site is Rest of the World in USD. So an unknown country never opens the overlay, and
+ * the pickers, opened from the locale button, keep the shopper where they are.
+ */
+export function siteLocale(prefix: string): LocaleChoice {
+  if (prefix === '/us') return choice('row', 'USD') as LocaleChoice;
+  if (prefix === '/eu') return choice('row', 'EUR') as LocaleChoice;
+  return choice('uk', 'GBP') as LocaleChoice;
+}
+
+/**
+ * Cookie first, then the geo country through the country map (a known country outside the map is
+ * Rest of the World in EUR); an unknown country (`null`) is the current site (`siteLocale`).
+ */
+export function detectLocale(cookie: string | null, country: string | null, prefix: string): LocaleChoice {
   const saved = savedChoice(cookie);
   if (saved !== null) return saved;
-  const mapped = country === null ? undefined : COUNTRY_MAP[country.toUpperCase()];
+  if (country === null || country.trim() === '') return siteLocale(prefix);
+  const mapped = COUNTRY_MAP[country.toUpperCase()];
   return choice(mapped?.locale ?? 'row', mapped?.currency ?? 'EUR') as LocaleChoice;
 }
 

@@ -3,9 +3,11 @@
 // that can wait for it (sticky header, account links).
 import { loadCustomer } from './account';
 import { loadCart } from './cart';
+import { flushQueue, keepQueue, readConsent } from './consent';
 import { isSignedInHint } from './cookies';
 import { api } from './api';
 import { store, type Panel } from './store';
+import { followNewsletter } from './newsletter';
 import { loadWishlist } from './wishlist';
 
 let started: Promise<void> | null = null;
@@ -70,15 +72,30 @@ function followScroll(): void {
 export const LOCALE_PROMPTED = 'locale-prompted';
 
 /**
- * §4: when the visitor's locale (cookie, else geo country) is not this site, the locale overlay
- * opens — once per browser session, and never on checkout pages (no locale button there).
+ * When the visitor's locale (cookie, else geo country) is not this site, the locale overlay opens —
+ * once per browser session, and never on checkout pages (no locale button there). When it is this
+ * site (an unknown country included), it never opens by itself.
  */
 async function promptLocale(prefix: string): Promise<void> {
   if (document.querySelector('.locale__button') === null || window.sessionStorage.getItem(LOCALE_PROMPTED) !== null) return;
   window.sessionStorage.setItem(LOCALE_PROMPTED, '1');
   const { detectLocale, isCurrentSite, readLocaleCookie } = await import('./locale');
   const geo = await api<{ country: string | null }>('GET', '/geo').catch(() => ({ country: null }));
-  if (!isCurrentSite(detectLocale(readLocaleCookie(), geo.country), prefix)) store.getState().openPanel('locale');
+  if (!isCurrentSite(detectLocale(readLocaleCookie(), geo.country, prefix), prefix)) store.getState().openPanel('locale');
+}
+
+/**
+ * Analytics waits for consent: without a stored choice the cookie banner asks (not on /cookies,
+ * which has the choices itself); with consent, events queued on earlier pages are sent.
+ */
+async function askConsent(prefix: string): Promise<void> {
+  keepQueue();
+  if (readConsent() !== null) {
+    flushQueue();
+    return;
+  }
+  if (window.location.pathname === `${prefix}/cookies`) return;
+  (await import('../components/cookie-banner')).mountCookieBanner(prefix);
 }
 
 /** Once per page: who is this, what is in their bag and wishlist. Every island may call it. */
@@ -91,6 +108,8 @@ export function startSession(prefix = ''): Promise<void> {
     // The static panel buttons work from here on (browser tests wait for this mark).
     document.documentElement.setAttribute('data-shop-ready', '');
     void promptLocale(prefix);
+    void askConsent(prefix);
+    followNewsletter();
     store.getState().setSignedIn(isSignedInHint());
     if (store.getState().customer.signedIn) await loadCustomer().catch(() => undefined);
     await Promise.all([loadCart().catch(() => undefined), loadWishlist().catch(() => undefined)]);

@@ -114,7 +114,7 @@ export interface AddedToBag {
   sku: string;
 }
 
-export type Panel = 'bag' | 'wishlist' | 'search' | 'locale' | 'login' | 'added' | null;
+export type Panel = 'bag' | 'wishlist' | 'search' | 'locale' | 'login' | 'added' | 'newsletter' | null;
 
 export interface StoreState {
   cart: { data: Cart | null; count: number; loading: boolean };

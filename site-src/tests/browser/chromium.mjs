@@ -16,16 +16,27 @@ export function chromiumMissing() {
 
 const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Unless asked for, the visitor has already seen this session's locale overlay. */
-async function skipLocalePrompt(context, localePrompt) {
+/**
+ * Unless asked for, the visitor has already seen this session's locale overlay, has accepted
+ * analytics cookies (so the cookie banner stays away and analytics events are sent; a choice the
+ * test makes itself is kept) and has dismissed the newsletter modal (it never offers itself).
+ */
+async function skipFirstVisit(context, { localePrompt = false, cookieBanner = false, newsletter = false } = {}) {
+  if (!newsletter) await context.addInitScript(() => window.localStorage.setItem('newsletter', 'dismissed'));
   if (!localePrompt) await context.addInitScript(() => window.sessionStorage.setItem('locale-prompted', '1'));
+  if (!cookieBanner) {
+    await context.addInitScript(() => {
+      if (!/(^|;\s*)cookie-consent=/.test(document.cookie)) document.cookie = 'cookie-consent=analytics; Path=/; SameSite=Lax';
+    });
+  }
 }
 
 /**
  * A persistent context on a fresh user-data dir; `close()` removes the dir too. Unless
- * `localePrompt` is set, the visitor has already seen this session's locale overlay.
+ * `localePrompt` / `cookieBanner` / `newsletter` is set, the visitor has seen the locale overlay /
+ * made a cookie choice / dismissed the newsletter modal.
  */
-export async function launch(viewport = { width: 1280, height: 900 }, { localePrompt = false } = {}) {
+export async function launch(viewport = { width: 1280, height: 900 }, firstVisit = {}) {
   const userDataDir = mkdtempSync(join(tmpdir(), 'storefront-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -33,7 +44,7 @@ export async function launch(viewport = { width: 1280, height: 900 }, { localePr
     args: ARGS,
     viewport,
   });
-  await skipLocalePrompt(context, localePrompt);
+  await skipFirstVisit(context, firstVisit);
   return {
     context,
     async close() {
@@ -51,9 +62,9 @@ export async function launchBrowser() {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
   return {
     browser,
-    async newContext(viewport = { width: 1280, height: 900 }, { localePrompt = false } = {}) {
+    async newContext(viewport = { width: 1280, height: 900 }, firstVisit = {}) {
       const context = await browser.newContext({ viewport });
-      await skipLocalePrompt(context, localePrompt);
+      await skipFirstVisit(context, firstVisit);
       return context;
     },
     close: () => browser.close(),

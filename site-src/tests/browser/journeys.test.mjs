@@ -290,7 +290,9 @@ describe('shopper journeys', () => {
     '6: a locale switch from UK to /eu, with prices in EUR',
     DESKTOP,
     async (context) => {
-      // No geo header and no cookie: an unknown country on the English site → Rest of the World, EUR.
+      // No cookie, and the CDN's geo header says France: Rest of the World in EUR, not this site,
+      // so the overlay opens (an unknown country never opens it: shell.test.mjs).
+      await context.setExtraHTTPHeaders({ 'cf-ipcountry': 'FR' });
       const { page, errors } = await open(context, PRODUCT);
       assert.match(await page.locator('.pdp__info .price').first().innerText(), /£/);
       const overlay = page.getByRole('dialog', { name: 'WHERE ON EARTH' });

@@ -1,16 +1,16 @@
 //! Analytics pushes of the content blocks to `window.dataLayer` (content-blocks.md §7):
-//! navigation_click and menu_item with the breadcrumb of titles, and the promo CTA click.
-type DataLayerEvent = Record<string, unknown>;
+//! navigation_click and menu_item with the breadcrumb of titles, and the promo CTA click; all of them
+//! wait for consent to analytics.
+import { CONSENTED, type DataLayerEvent } from '../../lib/consent-rules';
 
-declare global {
-  interface Window {
-    dataLayer?: DataLayerEvent[];
-  }
-}
-
+/**
+ * The one way an analytics event leaves the page: pushed to the tag manager's dataLayer once the
+ * shopper has accepted analytics cookies, otherwise held in `window.analyticsQueue` until they choose
+ * (lib/consent.ts keeps that queue across the visit's pages, and sends or drops it). Kept this small
+ * because every page loads it.
+ */
 export function pushDataLayer(event: DataLayerEvent): void {
-  window.dataLayer = window.dataLayer ?? [];
-  window.dataLayer.push(event);
+  (CONSENTED.test(document.cookie) ? (window.dataLayer ??= []) : (window.analyticsQueue ??= [])).push(event);
 }
 
 /** `Womens > Clothing > Dresses`: the titles from the top of the menu to the chosen item. */
@@ -18,13 +18,14 @@ export function breadcrumb(titles: readonly string[]): string {
   return titles.join(' > ');
 }
 
-export function navigationClick(titles: readonly string[]): void {
-  pushDataLayer({ event: 'navigation_click', navigation_element: breadcrumb(titles), timestamp: Date.now() });
-}
+/** A menu event (`navigation_click`, `menu_item`) with the breadcrumb of titles and the time. */
+const menuEvent =
+  (event: string) =>
+  (titles: readonly string[]): void =>
+    pushDataLayer({ event, navigation_element: breadcrumb(titles), timestamp: Date.now() });
 
-export function menuItem(titles: readonly string[]): void {
-  pushDataLayer({ event: 'menu_item', navigation_element: breadcrumb(titles), timestamp: Date.now() });
-}
+export const navigationClick = menuEvent('navigation_click');
+export const menuItem = menuEvent('menu_item');
 
 export function promoClick(customId: string, buttonText: string, buttonLink: string): void {
   pushDataLayer({ event: 'promo_cta_click', customId, buttonText, buttonLink });

@@ -1,0 +1,299 @@
+//! The shell's first-visit pieces in Debian's chromium: the locale overlay (opens only when the
+//! visitor's locale is not the site; an unknown country keeps the shopper on the site they are on);
+//! layout stability on a first visit — CLS measured with PerformanceObserver('layout-shift') on
+//! home, a listing and a product page, ≤ 0.01, at 1280 and 375 px; cookie consent (the banner,
+//! analytics events queued until accepted, the choice stored and changed on /cookies); and the
+//! newsletter modal (a content link or the delay opens it; the email goes to the marketing-consent
+//! endpoint; never on checkout, never by itself again once dismissed or subscribed).
+//! Run against `storefront dev`: SITE_URL=http://127.0.0.1:8099 npm run test:browser:shell
+import { strict as assert } from 'node:assert';
+import { after, before, describe, it } from 'node:test';
+import { axeViolationsInPage, chromiumMissing, hydrated, launchBrowser, watchErrors } from './chromium.mjs';
+
+const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
+const PRODUCT = '/p/101/satin-slip-midi-dress/Black';
+const DESKTOP = { width: 1280, height: 900 };
+const MOBILE = { width: 375, height: 812 };
+const MARKETS = ['', '/us', '/eu'];
+/** Lighthouse's "good" CLS is 0.1; the shell's own budget is ten times tighter. */
+const CLS_BUDGET = 0.01;
+/** After hydration, long enough for the geo answer, the overlay and the countdown's first tick. */
+const SETTLE_MS = 1200;
+
+const problem = SITE_URL === '' ? 'SITE_URL is not set' : chromiumMissing();
+
+/** Sums every layout shift not caused by input, from the first paint on (buffered entries). */
+function observeLayoutShifts() {
+  window.__cls = { total: 0, sources: [] };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.hadRecentInput) continue;
+      window.__cls.total += entry.value;
+      window.__cls.sources.push(`${entry.value.toFixed(4)} ${entry.sources.map((s) => s.node?.className ?? s.node?.nodeName ?? '?').join(' | ')}`);
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+describe('shell: first visit (locale overlay, layout stability, cookie consent, newsletter)', { skip: problem ?? false }, () => {
+  let shared;
+  before(async () => {
+    shared = await launchBrowser();
+  });
+  after(async () => {
+    await shared?.close();
+  });
+
+  /** A first-visit page (no cookies, overlay not yet seen) with the CDN's geo header `country`. */
+  async function firstVisit(url, { viewport = DESKTOP, country = null, newsletter = false } = {}) {
+    const context = await shared.newContext(viewport, newsletter ? { newsletter: true } : { localePrompt: true, cookieBanner: true });
+    if (country !== null) await context.setExtraHTTPHeaders({ 'cf-ipcountry': country });
+    await context.addInitScript(observeLayoutShifts);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const errors = watchErrors(page);
+    // The locale prompt asks the API for the country (the newsletter tests have seen the prompt).
+    const geo = newsletter ? null : page.waitForResponse((response) => new URL(response.url()).pathname === '/api/geo');
+    await page.goto(`${SITE_URL}${url}`);
+    await hydrated(page);
+    await geo;
+    await page.waitForTimeout(SETTLE_MS);
+    return { context, page, errors };
+  }
+
+  const overlayOf = (page) => page.getByRole('dialog', { name: 'WHERE ON EARTH' });
+
+  for (const market of MARKETS) {
+    it(`5: ${market || '/'}: an unknown country never opens the overlay; the locale button pre-selects this site and START SHOPPING stays here`, async () => {
+      const { context, page, errors } = await firstVisit(market || '/');
+      try {
+        assert.equal(await overlayOf(page).count(), 0, 'the overlay opened for an unknown country');
+        await page.locator('.locale__button').click();
+        const overlay = overlayOf(page);
+        const site = market === '' ? { name: 'UK', currency: 'GBP' } : { name: 'Rest of the World', currency: market === '/us' ? 'USD' : 'EUR' };
+        await overlay.getByText(`We think you're in ${site.name}.`).waitFor();
+        await overlay.getByText("But if we're wrong you can tell us below").waitFor();
+        assert.equal(await overlay.getByLabel('Currency').inputValue(), site.currency);
+        await overlay.getByRole('button', { name: 'START SHOPPING' }).click();
+        await page.waitForURL(`${SITE_URL}${market || '/'}`);
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  for (const viewport of [DESKTOP, MOBILE]) {
+    it(`5: a visitor from France on the UK site gets the overlay (Rest of the World, EUR) laid over the page, axe clean; one from GB does not (${viewport.width} px)`, async () => {
+      const france = await firstVisit(PRODUCT, { viewport, country: 'FR' });
+      try {
+        const overlay = overlayOf(france.page);
+        await overlay.getByText("We think you're in Rest of the World.").waitFor();
+        assert.equal(await overlay.getByLabel('Currency').inputValue(), 'EUR');
+        assert.deepEqual(await axeViolationsInPage(france.page), []);
+        const cls = await france.page.evaluate(() => window.__cls);
+        assert.ok(cls.total <= CLS_BUDGET, `CLS ${cls.total} with the overlay:\n${cls.sources.join('\n')}`);
+        assert.deepEqual(france.errors, []);
+      } finally {
+        await france.context.close();
+      }
+      const britain = await firstVisit(PRODUCT, { viewport, country: 'GB' });
+      try {
+        assert.equal(await overlayOf(britain.page).count(), 0);
+      } finally {
+        await britain.context.close();
+      }
+    });
+  }
+
+  // Every page type a shopper lands on, on a first visit from abroad (the overlay opens on the UK
+  // and US sites, not on /eu), with the countdown bar of the sample store inside its window.
+  const cases = [
+    ...MARKETS.map((market) => ({ market, viewport: MOBILE })),
+    { market: '', viewport: DESKTOP },
+  ];
+  for (const { market, viewport } of cases) {
+    it(`5: CLS ≤ ${CLS_BUDGET} on home, listing and product page, first visit from France, ${market || '/'} (${viewport.width} px)`, async () => {
+      const found = [];
+      for (const path of ['', '/browse/womens', PRODUCT]) {
+        const { context, page, errors } = await firstVisit(`${market}${path}` || '/', { viewport, country: 'FR' });
+        try {
+          assert.ok(await page.locator('.countdown--live').count() > 0 || (await page.locator('.countdown').count()) === 0, 'the countdown did not show');
+          const cls = await page.evaluate(() => window.__cls);
+          found.push(`${`${market}${path}` || '/'}: ${cls.total.toFixed(4)}`);
+          assert.ok(cls.total <= CLS_BUDGET, `CLS ${cls.total} on ${market}${path || '/'}:\n${cls.sources.join('\n')}`);
+          assert.deepEqual(errors, []);
+        } finally {
+          await context.close();
+        }
+      }
+      console.log(`CLS (${viewport.width} px): ${found.join(', ')}`);
+    });
+  }
+
+  const bannerOf = (page) => page.getByRole('region', { name: 'We use cookies' });
+  const dataLayerEvents = (page) => page.evaluate(() => (window.dataLayer ?? []).map((e) => e.event));
+  const consentCookie = async (context) => (await context.cookies()).find((c) => c.name === 'cookie-consent')?.value;
+
+  for (const viewport of [DESKTOP, MOBILE]) {
+    it(`8c: first visit: the cookie banner over the page, axe clean; Necessary only drops the queued events and is kept; /cookies shows the policy and changes the choice (${viewport.width} px)`, async () => {
+      const { context, page, errors } = await firstVisit('/browse/womens', { viewport });
+      try {
+        const banner = bannerOf(page);
+        await banner.waitFor();
+        assert.equal(await banner.evaluate((el) => getComputedStyle(el).position), 'fixed', 'the banner is laid over the page');
+        const box = await banner.boundingBox();
+        assert.ok(box.y + box.height <= viewport.height + 1 && box.y > viewport.height / 3, `the banner sits at the foot of the window: ${JSON.stringify(box)}`);
+        assert.deepEqual(await axeViolationsInPage(page), []);
+        const cls = await page.evaluate(() => window.__cls);
+        assert.ok(cls.total <= CLS_BUDGET, `CLS ${cls.total} with the banner:\n${cls.sources.join('\n')}`);
+        assert.deepEqual(await dataLayerEvents(page), [], 'nothing is sent before consent');
+
+        await banner.getByRole('button', { name: 'Necessary only' }).click();
+        await banner.waitFor({ state: 'detached' });
+        assert.equal(await consentCookie(context), 'necessary');
+        assert.deepEqual(await page.evaluate(() => [sessionStorage.getItem('analytics-queue'), window.analyticsQueue]), [null, []]);
+
+        await page.goto(`${SITE_URL}/cookies`);
+        await hydrated(page);
+        const choices = page.locator('form.cookie-choices');
+        await choices.getByText('Your cookie choices').waitFor();
+        // The policy's text comes from the market's content page `cookie-policy`.
+        await page.getByRole('heading', { name: 'Our cookie policy' }).waitFor();
+        await page.getByText('Strictly necessary cookies', { exact: true }).waitFor();
+        assert.equal(await bannerOf(page).count(), 0, 'no banner once a choice is stored');
+        const analytics = choices.getByLabel('Analytics cookies');
+        assert.equal(await analytics.isChecked(), false);
+        assert.equal(await choices.getByLabel('Strictly necessary cookies (always on)').isDisabled(), true);
+        assert.deepEqual(await axeViolationsInPage(page), []);
+        await analytics.check();
+        await choices.getByRole('button', { name: 'Save my choices' }).click();
+        await choices.getByText('Your cookie choices are saved.').waitFor();
+        assert.equal(await consentCookie(context), 'analytics');
+        await page.reload();
+        await hydrated(page);
+        assert.equal(await page.locator('form.cookie-choices').getByLabel('Analytics cookies').isChecked(), true);
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('8c: an analytics event made before consent waits, and is sent once the shopper accepts on the next page (1280 px)', async () => {
+    const { context, page, errors } = await firstVisit('/');
+    try {
+      await bannerOf(page).waitFor();
+      // navigation_click from the mega menu, then the listing loads: still no consent.
+      await page.locator('.mega__link', { hasText: 'Womens' }).first().click();
+      await page.waitForURL(`${SITE_URL}/browse/womens`);
+      await hydrated(page);
+      const banner = bannerOf(page);
+      await banner.waitFor();
+      assert.deepEqual(await dataLayerEvents(page), []);
+      // The previous page's event, carried over (sessionStorage) into this page's queue.
+      const queued = await page.evaluate(() => (window.analyticsQueue ?? []).map((e) => e.event));
+      assert.deepEqual(queued, ['navigation_click']);
+      await banner.getByRole('button', { name: 'Accept all' }).click();
+      await banner.waitFor({ state: 'detached' });
+      assert.deepEqual(await dataLayerEvents(page), ['navigation_click']);
+      assert.equal(await consentCookie(context), 'analytics');
+      // Every market shares the choice (path /).
+      await page.goto(`${SITE_URL}/eu`);
+      await hydrated(page);
+      await page.waitForTimeout(300);
+      assert.equal(await bannerOf(page).count(), 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  const newsletterOf = (page) => page.getByRole('dialog', { name: 'Sign up to our newsletter' });
+  /** NEWSLETTER_DELAY_MS in lib/newsletter.ts. */
+  const NEWSLETTER_DELAY_MS = 20_000;
+
+  for (const viewport of [DESKTOP, MOBILE]) {
+    it(`15: the footer's content link opens the newsletter modal; the email goes to the marketing-consent endpoint; then it never offers itself (${viewport.width} px)`, async () => {
+      const { context, page, errors } = await firstVisit('/eu/about-us', { viewport, newsletter: true });
+      try {
+        // On phones the footer's columns are collapsed.
+        const about = page.locator('.footer-col', { hasText: 'Newsletter sign-up' });
+        if (viewport === MOBILE) await about.locator('summary').click();
+        await about.getByRole('link', { name: 'Newsletter sign-up' }).click();
+        const modal = newsletterOf(page);
+        await modal.getByLabel('Email address').waitFor();
+        assert.equal(new URL(page.url()).hash, '', 'the link opens the modal instead of navigating');
+        assert.deepEqual(await axeViolationsInPage(page), []);
+        await modal.getByLabel('Email address').fill('not-an-email');
+        await modal.getByRole('button', { name: 'SIGN UP' }).click();
+        await modal.getByText('Please enter a valid email address').waitFor();
+        const sent = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/marketing-consent');
+        const email = `newsletter.${Date.now()}.${viewport.width}@example.com`;
+        await modal.getByLabel('Email address').fill(email);
+        await modal.getByRole('button', { name: 'SIGN UP' }).click();
+        const request = await sent;
+        assert.deepEqual(request.postDataJSON(), { email, category: 'marketing_email', action: 'accept' });
+        assert.equal(new URL(request.url()).searchParams.get('market'), 'eu');
+        await modal.getByText('Thank you for signing up. Please check your inbox to confirm your subscription.').waitFor();
+        assert.equal(await page.evaluate(() => localStorage.getItem('newsletter')), 'subscribed');
+        await page.keyboard.press('Escape');
+        await modal.waitFor({ state: 'detached' });
+        assert.equal(await page.evaluate(() => localStorage.getItem('newsletter')), 'subscribed', 'closing keeps the subscription');
+        // A subscriber's next page: the delay passes and nothing opens.
+        await page.clock.install();
+        await page.goto(`${SITE_URL}/eu`);
+        await hydrated(page);
+        await page.clock.fastForward(NEWSLETTER_DELAY_MS + 1000);
+        await page.waitForTimeout(300);
+        assert.equal(await newsletterOf(page).count(), 0);
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('15: after the delay the modal offers itself once; dismissed, never again; never on checkout (1280 px)', async () => {
+    const context = await shared.newContext(DESKTOP, { newsletter: true });
+    try {
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      // Not on checkout, even after the delay. (Checkout needs a bag: without one it sends the
+      // shopper to /bag, so a line goes in first, well inside the delay.)
+      await page.goto(`${SITE_URL}/p/101/satin-slip-midi-dress/Emerald_Green`);
+      await hydrated(page);
+      await page.locator('.product-options').getByText('12', { exact: true }).click();
+      await page.locator('.product-options').getByText('Petite', { exact: true }).click();
+      await page.locator('.product-actions__add:not([disabled])').click();
+      await page.getByRole('dialog', { name: 'Added to bag' }).waitFor();
+      await page.clock.install();
+      await page.goto(`${SITE_URL}/checkout-identity`);
+      await hydrated(page);
+      await page.locator('[data-checkout-step="identity"]').waitFor();
+      await page.clock.fastForward(NEWSLETTER_DELAY_MS + 1000);
+      await page.waitForTimeout(300);
+      assert.equal(new URL(page.url()).pathname, '/checkout-identity');
+      assert.equal(await newsletterOf(page).count(), 0, 'the newsletter modal opened on checkout');
+      // A listing: nothing before the delay, the modal after it.
+      await page.goto(`${SITE_URL}/browse/womens`);
+      await hydrated(page);
+      await page.clock.fastForward(NEWSLETTER_DELAY_MS - 2000);
+      await page.waitForTimeout(300);
+      assert.equal(await newsletterOf(page).count(), 0, 'opened before the delay');
+      await page.clock.fastForward(3000);
+      const modal = newsletterOf(page);
+      await modal.waitFor();
+      await modal.getByRole('button', { name: 'Close' }).click();
+      await modal.waitFor({ state: 'detached' });
+      assert.equal(await page.evaluate(() => localStorage.getItem('newsletter')), 'dismissed');
+      await page.goto(`${SITE_URL}/`);
+      await hydrated(page);
+      await page.clock.fastForward(NEWSLETTER_DELAY_MS + 1000);
+      await page.waitForTimeout(300);
+      assert.equal(await newsletterOf(page).count(), 0, 'offered again after a dismissal');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
