@@ -142,15 +142,16 @@ impl Shopper {
             Some(v) if is_token(v) => Ok(Some(v.to_string())),
             Some(_) => Err(ApiError::field(
                 format!("cookie:{name}"),
-                "is not a cart id issued by this shop",
+                "is not a cart key issued by this shop",
             )),
         }
     }
 
-    pub fn cart_cookie_set(&self, cart_id: &str, state: &AppState) -> HeaderValue {
+    /// Sets the cart cookie to the cart's secret key (never its public id).
+    pub fn cart_cookie_set(&self, cart_key: &str, state: &AppState) -> HeaderValue {
         set_cookie(
             &cart_cookie_name(&self.market),
-            cart_id,
+            cart_key,
             state.config().cart_cookie_max_age,
             true,
             self.secure,

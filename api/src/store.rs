@@ -30,6 +30,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../migrations/0008_pending_registration.sql"),
     ),
     (9, include_str!("../migrations/0009_known_device.sql")),
+    (10, include_str!("../migrations/0010_cart_cookie_key.sql")),
 ];
 
 /// `($1,$2,…),(…)` for `rows` rows of `cols` columns: the Any driver's query builder writes `?`,

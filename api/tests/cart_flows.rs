@@ -481,7 +481,42 @@ async fn option_availability_follows_the_section_4_rules(backend: Backend) {
     api.finish().await;
 }
 
+/// The cart's public id (in every answer) is not the cookie's secret: knowing the id unlocks
+/// nothing, and no answer carries the secret.
+async fn the_cart_cookie_holds_a_secret_no_answer_shows(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let (p, v, _) = api.variant_with_stock(|n| n >= 5);
+    let mut b = api.browser();
+    let created = b.post("/api/cart", json!({})).await;
+    let key = b.cookies["sf_cart_uk"].clone();
+    // The id shows once the cart holds something (an empty new cart answers null).
+    let added = b.post("/api/cart/items", line(p, v, 1)).await;
+    let id = added.json()["id"].as_str().unwrap().to_string();
+    assert_ne!(id, key);
+    let mut bodies = vec![created.body.clone(), added.body.clone()];
+    bodies.push(b.get("/api/cart").await.body);
+    bodies.push(b.post("/api/checkout", json!({})).await.body);
+    for body in &bodies {
+        assert!(
+            !String::from_utf8_lossy(body).contains(&key),
+            "an answer shows the cart key"
+        );
+    }
+    // Someone who read the id from an answer and sets it as the cookie gets no cart.
+    let mut thief = api.browser();
+    thief.cookies.insert("sf_cart_uk".into(), id);
+    assert_eq!(thief.get("/api/cart").await.status, 404);
+    assert_eq!(
+        thief.post("/api/cart/items", line(p, v, 1)).await.status,
+        404
+    );
+    // The owner still has it.
+    assert_eq!(b.get("/api/cart").await.json()["total_item_count"], 1);
+    api.finish().await;
+}
+
 on_both!(
+    the_cart_cookie_holds_a_secret_no_answer_shows,
     option_availability_follows_the_section_4_rules,
     guest_cart_from_create_to_delete,
     carts_are_per_market,

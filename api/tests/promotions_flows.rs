@@ -255,13 +255,13 @@ async fn a_guest_bag_is_evaluated_at_the_servers_prices(backend: Backend) {
     // A guest has no profile; an unknown session is created as a dry run (§4).
     assert_eq!(engine.ops(), ["GET session", "PUT session dry=true"]);
     let calls = engine.calls();
-    let session_id = api::store::token_hash(&b.cookies["sf_cart_uk"]);
+    let session_id = api::store::token_hash(before["id"].as_str().unwrap());
     assert_eq!(calls[1].path, format!("/v2/customer_sessions/{session_id}"));
     assert!(
         !calls
             .iter()
             .any(|c| c.path.contains(&b.cookies["sf_cart_uk"])),
-        "the cart id (the shopper's cookie) never leaves the shop"
+        "the cart key (the shopper's cookie) never leaves the shop"
     );
     let sent = &calls[1].body["customerSession"];
     assert_eq!(sent["storeIntegrationId"], "store-uk");
@@ -365,7 +365,7 @@ async fn engine_failures_are_502s_that_change_nothing(backend: Backend) {
     let (api, engine) = start(backend, true).await;
     let mut b = api.browser();
     let before = fill_bag(&api, &mut b).await;
-    let cart_id = b.cookies["sf_cart_uk"].clone();
+    let cart_id = before["id"].as_str().unwrap().to_string();
 
     engine.0.lock().unwrap().fail_with = Some(500);
     let r = b.post("/api/cart/promotions", json!({})).await;

@@ -88,7 +88,7 @@ pub(crate) async fn sign_in(
     let signed_in = shopper.signed_in_as(customer_id);
     let view = match cart::adopt_at_sign_in(tx, state, &signed_in).await? {
         Some(cart) => {
-            jar.push(signed_in.cart_cookie_set(&cart.id, state));
+            jar.push(signed_in.cart_cookie_set(&cart.key, state));
             Some(cart::render(tx, state, &signed_in.market, &cart).await?)
         }
         None => None,

@@ -48,9 +48,10 @@ pub async fn create(
     customer_id: Option<&str>,
     now: i64,
 ) -> ApiResult<CartRow> {
-    let id = random_id(16);
-    sqlx::query("INSERT INTO cart (id, market, customer_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)")
+    let (id, key) = (random_id(16), random_id(16));
+    sqlx::query("INSERT INTO cart (id, cookie_key, market, customer_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)")
         .bind(&id)
+        .bind(&key)
         .bind(market.code)
         .bind(customer_id)
         .bind(now)
@@ -58,6 +59,7 @@ pub async fn create(
         .await?;
     Ok(CartRow {
         id,
+        key,
         customer_id: customer_id.map(str::to_string),
     })
 }
@@ -183,24 +185,24 @@ pub async fn adopt_at_sign_in(
     let customer_id = shopper.customer()?;
     let market = shopper.market;
     let current = match shopper.cart_cookie().ok().flatten() {
-        Some(id) => load_cart(tx, state.db(), shopper, &id, true).await?,
+        Some(key) => load_cart(tx, state.db(), shopper, &key, true).await?,
         None => None,
     };
     let sql = format!(
-        "SELECT id FROM cart WHERE customer_id = $1 AND market = $2 ORDER BY updated_at DESC, id{}",
+        "SELECT id, cookie_key FROM cart WHERE customer_id = $1 AND market = $2 ORDER BY updated_at DESC, id{}",
         state.db().for_update()
     );
-    let saved: Option<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+    let saved: Option<(String, String)> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(customer_id)
         .bind(market.code)
         .fetch_all(&mut **tx)
         .await?
         .into_iter()
-        .find(|id: &String| current.as_ref().is_none_or(|c| &c.id != id));
+        .find(|(id, _): &(String, String)| current.as_ref().is_none_or(|c| &c.id != id));
     let id = match (current, saved) {
         (Some(current), Some(saved)) => {
             if item_count(tx, &current.id).await? > 0 {
-                merge_into(tx, state, &market, &current.id, &saved).await?;
+                merge_into(tx, state, &market, &current.id, &saved.0).await?;
             } else {
                 delete(tx, &current.id).await?;
             }
@@ -212,12 +214,13 @@ pub async fn adopt_at_sign_in(
                 .bind(&current.id)
                 .execute(&mut **tx)
                 .await?;
-            Some(current.id)
+            Some((current.id, current.key))
         }
         (None, saved) => saved,
     };
-    Ok(id.map(|id| CartRow {
+    Ok(id.map(|(id, key)| CartRow {
         id,
+        key,
         customer_id: Some(customer_id.to_string()),
     }))
 }
@@ -234,18 +237,18 @@ pub async fn leave_at_sign_out(
     let mut cookies = Vec::new();
     for market in MARKETS {
         let name = cart_cookie_name(&market);
-        let Some(cart_id) = cookie(&shopper.headers, &name) else {
+        let Some(cart_key) = cookie(&shopper.headers, &name) else {
             continue;
         };
         let owner: Option<Option<String>> =
-            sqlx::query_scalar("SELECT customer_id FROM cart WHERE id = $1")
-                .bind(cart_id)
+            sqlx::query_scalar("SELECT customer_id FROM cart WHERE cookie_key = $1")
+                .bind(cart_key)
                 .fetch_optional(&mut **tx)
                 .await?;
         if owner.flatten().as_deref() == Some(customer_id) {
             if market == shopper.market {
                 let fresh = create(tx, &market, None, state.now()).await?;
-                cookies.push(shopper.cart_cookie_set(&fresh.id, state));
+                cookies.push(shopper.cart_cookie_set(&fresh.key, state));
             } else {
                 cookies.push(shopper.cart_cookie_clear(&market));
             }
@@ -358,8 +361,8 @@ fn with_cookies(status: StatusCode, jar: CookieJar, body: impl Serialize) -> Res
     (status, jar.into_headers(), Json(body)).into_response()
 }
 
-/// The cart id in the shopper's cookie for this market, or 404 with the spec's no-cart copy.
-pub fn cart_id(shopper: &Shopper) -> ApiResult<String> {
+/// The cart key in the shopper's cookie for this market, or 404 with the spec's no-cart copy.
+pub fn cart_key(shopper: &Shopper) -> ApiResult<String> {
     shopper
         .cart_cookie()?
         .ok_or_else(|| ApiError::no_cart(copy::NO_CART))
@@ -370,10 +373,10 @@ pub async fn require_cart(
     conn: &mut sqlx::AnyConnection,
     db: &Db,
     shopper: &Shopper,
-    cart_id: &str,
+    cart_key: &str,
     lock: bool,
 ) -> ApiResult<CartRow> {
-    load_cart(conn, db, shopper, cart_id, lock)
+    load_cart(conn, db, shopper, cart_key, lock)
         .await?
         .ok_or_else(|| ApiError::no_cart(copy::NO_CART))
 }
@@ -385,11 +388,11 @@ async fn open_for_write(
     shopper: &Shopper,
     no_cart: &'static str,
 ) -> ApiResult<(Tx, CartRow)> {
-    let cart_id = shopper
+    let cart_key = shopper
         .cart_cookie()?
         .ok_or_else(|| ApiError::no_cart(no_cart))?;
     let mut tx = state.db().write().await?;
-    match load_cart(&mut tx, state.db(), shopper, &cart_id, true).await? {
+    match load_cart(&mut tx, state.db(), shopper, &cart_key, true).await? {
         Some(cart) => Ok((tx, cart)),
         None => Err(ApiError::no_cart(no_cart)),
     }
@@ -399,9 +402,9 @@ async fn open_for_write(
 #[utoipa::path(get, path = "/cart", tag = "cart", params(("market" = Option<String>, Query)),
     responses((status = 200, body = CartView), (status = 404, body = crate::error::ErrorBody)))]
 async fn get_cart(State(state): State<AppState>, shopper: Shopper) -> ApiResult<Json<CartView>> {
-    let cart_id = cart_id(&shopper)?;
+    let cart_key = cart_key(&shopper)?;
     let mut conn = state.db().pool().acquire().await?;
-    let cart = require_cart(&mut conn, state.db(), &shopper, &cart_id, false).await?;
+    let cart = require_cart(&mut conn, state.db(), &shopper, &cart_key, false).await?;
     Ok(Json(
         render(&mut conn, &state, &shopper.market, &cart).await?,
     ))
@@ -426,7 +429,7 @@ async fn create_cart(
     tx.commit().await?;
     let view = render_after_commit(&state, &shopper.market, &cart).await?;
     let mut jar = CookieJar::default();
-    jar.push(shopper.cart_cookie_set(&cart.id, &state));
+    jar.push(shopper.cart_cookie_set(&cart.key, &state));
     Ok(with_cookies(StatusCode::CREATED, jar, view))
 }
 
@@ -598,7 +601,7 @@ async fn remove_item(
             state.now(),
         )
         .await?;
-        jar.push(shopper.cart_cookie_set(&fresh.id, &state));
+        jar.push(shopper.cart_cookie_set(&fresh.key, &state));
         fresh
     } else {
         touch(&mut tx, &cart.id, state.now()).await?;

@@ -103,33 +103,36 @@ pub struct LineItem {
 
 // ---- loading and rendering -----------------------------------------------------------------
 
-/// A cart row the shopper may use: same market and either a guest cart or their own.
+/// A cart row the shopper may use: same market and either a guest cart or their own. `id` is
+/// public (answers, order paths); `key` is the secret only the cart cookie holds.
 pub struct CartRow {
     pub id: String,
+    pub key: String,
     pub customer_id: Option<String>,
 }
 
-/// Loads the cookie's cart inside `conn`; foreign, other-market and missing carts are all `None`
-/// so that nobody can learn whether someone else's cart id exists.
+/// Loads the cart whose cookie key is `cart_key` inside `conn` (never by its public id); foreign,
+/// other-market and missing carts are all `None` so that nobody can learn whether a key exists.
 pub async fn load_cart(
     conn: &mut sqlx::AnyConnection,
     db: &Db,
     shopper: &Shopper,
-    cart_id: &str,
+    cart_key: &str,
     lock: bool,
 ) -> ApiResult<Option<CartRow>> {
     let sql = format!(
-        "SELECT id, market, customer_id FROM cart WHERE id = $1{}",
+        "SELECT id, market, customer_id FROM cart WHERE cookie_key = $1{}",
         if lock { db.for_update() } else { "" }
     );
     let row: Option<(String, String, Option<String>)> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(cart_id)
+        .bind(cart_key)
         .fetch_optional(&mut *conn)
         .await?;
     Ok(row.and_then(|(id, market, owner)| {
         let mine = owner.is_none() || owner == shopper.customer_id;
         (market == shopper.market.code && mine).then_some(CartRow {
             id,
+            key: cart_key.to_string(),
             customer_id: owner,
         })
     }))

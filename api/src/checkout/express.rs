@@ -187,8 +187,8 @@ async fn open_checkout(
     if !is_token(id) {
         return Err(ApiError::field("checkout_id", "is not a checkout id"));
     }
-    let cart_id = cart::cart_id(shopper)?;
-    let cart = cart::require_cart(tx, state.db(), shopper, &cart_id, true).await?;
+    let cart_key = cart::cart_key(shopper)?;
+    let cart = cart::require_cart(tx, state.db(), shopper, &cart_key, true).await?;
     let sql = format!(
         "SELECT consignment, shipping_option_id, state FROM express_checkout \
          WHERE id = $1 AND cart_id = $2 AND market = $3{}",
@@ -325,9 +325,9 @@ async fn start(
     StrictJson(_): StrictJson<StartExpress>,
 ) -> ApiResult<Response> {
     payments(&state)?;
-    let cart_id = cart::cart_id(&shopper)?;
+    let cart_key = cart::cart_key(&shopper)?;
     let mut tx = state.db().write().await?;
-    let cart = cart::require_cart(&mut tx, state.db(), &shopper, &cart_id, true).await?;
+    let cart = cart::require_cart(&mut tx, state.db(), &shopper, &cart_key, true).await?;
     let bag = bag_in_stock(&mut tx, &state, &shopper.market, &cart).await?;
     let id = random_id(16);
     let now = state.now();

@@ -104,8 +104,8 @@ fn upstream(e: client::PromotionsError) -> ApiError {
     }
 }
 
-/// The engine's session id for a cart: a hash of the cart id, because the cart id is the
-/// shopper's bearer secret (the HttpOnly cookie) and must not leave the shop.
+/// The engine's session id for a cart: a hash of the cart's public id (never the cookie's key,
+/// the shopper's bearer secret), so the engine's ids tell nothing about the shop's own.
 pub fn session_id(cart_id: &str) -> String {
     crate::store::token_hash(cart_id)
 }
@@ -153,10 +153,10 @@ async fn sync_promotions(
     let Some(engine) = state.promotions() else {
         return Err(disabled());
     };
-    let cart_id = cart::cart_id(&shopper)?;
+    let cart_key = cart::cart_key(&shopper)?;
     let (cart, lines) = {
         let mut conn = state.db().pool().acquire().await?;
-        let cart = cart::require_cart(&mut conn, state.db(), &shopper, &cart_id, false).await?;
+        let cart = cart::require_cart(&mut conn, state.db(), &shopper, &cart_key, false).await?;
         let lines: Vec<PricedLine> = priced_lines(&mut conn, &state, &shopper.market, &cart.id)
             .await?
             .into_iter()
@@ -215,7 +215,7 @@ async fn save(
     discounts: &Discounts,
 ) -> ApiResult<()> {
     let mut tx = state.db().write().await?;
-    cart::require_cart(&mut tx, state.db(), shopper, &cart.id, true).await?;
+    cart::require_cart(&mut tx, state.db(), shopper, &cart.key, true).await?;
     bag::save_discounts(&mut tx, &cart.id, fingerprint, discounts, state.now()).await?;
     tx.commit().await?;
     Ok(())

@@ -105,11 +105,11 @@ async fn start(
     shopper: Shopper,
     StrictJson(_): StrictJson<StartCheckout>,
 ) -> ApiResult<Response> {
-    let cart_id = cart::cart_id(&shopper)?;
+    let cart_key = cart::cart_key(&shopper)?;
     let market = &shopper.market;
     let now = state.now();
     let mut tx = state.db().write().await?;
-    let cart = cart::require_cart(&mut tx, state.db(), &shopper, &cart_id, true).await?;
+    let cart = cart::require_cart(&mut tx, state.db(), &shopper, &cart_key, true).await?;
     let reduced = cart::reduce_to_stock(&mut tx, &state, market, &cart).await?;
     if cart::item_count(&mut tx, &cart.id).await? == 0 {
         return Err(ApiError::new(

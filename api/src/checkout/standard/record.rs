@@ -79,8 +79,8 @@ pub async fn open(
     if !is_token(id) {
         return Err(not_this_shoppers());
     }
-    let cart_id = cart::cart_id(shopper)?;
-    let cart = cart::require_cart(conn, state.db(), shopper, &cart_id, lock).await?;
+    let cart_key = cart::cart_key(shopper)?;
+    let cart = cart::require_cart(conn, state.db(), shopper, &cart_key, lock).await?;
     let sql = format!(
         "SELECT {CHECKOUT_COLUMNS} FROM checkout \
          WHERE id = $1 AND cart_id = $2 AND market = $3 AND state <> 'ordered'{}",
