@@ -38,6 +38,7 @@ pub struct StrictJson<T>(pub T);
 /// The body of an action that takes no fields: none at all, or `{}`.
 #[derive(serde::Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({}))]
 pub struct EmptyObject {}
 
 /// Checks an optional body that must be empty or the empty object.

@@ -10,6 +10,7 @@ pub mod cart;
 pub mod catalog;
 pub mod checkout;
 pub mod config;
+pub mod contract;
 pub mod error;
 pub mod fields;
 pub mod health;
@@ -28,6 +29,7 @@ pub mod session;
 pub mod state;
 pub mod stock;
 pub mod store;
+pub mod strict_query;
 pub mod upstream;
 pub mod webhooks;
 pub mod wishlist;
@@ -45,7 +47,7 @@ use utoipa_axum::router::OpenApiRouter;
 #[openapi(
     info(title = "Storefront commerce API", description = "Carts, stock, accounts and wishlists. Mounted at /api."),
     servers((url = "/api")),
-    components(schemas(error::ErrorBody))
+    components(schemas(error::ErrorBody, contract::MarketCode))
 )]
 struct ApiDoc;
 
@@ -69,13 +71,20 @@ fn routes() -> OpenApiRouter<AppState> {
 
 /// The OpenAPI document served at /api/openapi.json.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    routes().split_for_parts().1
+    split_routes().1
+}
+
+/// The router and its document, completed with the answers every operation shares.
+fn split_routes() -> (axum::Router<AppState>, utoipa::openapi::OpenApi) {
+    let (router, mut doc) = routes().split_for_parts();
+    contract::complete(&mut doc);
+    (router, doc)
 }
 
 /// The API router, to be nested at `/api`.
 pub fn app(state: AppState) -> Router {
     mail::message::prepare();
-    let (router, doc) = routes().split_for_parts();
+    let (router, doc) = split_routes();
     let doc = Arc::new(doc);
     let rules = Arc::new(security::CsrfRules::new(
         state.config().trusted_origins.clone(),

@@ -27,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"email": "ada@example.com", "category": "marketing_email", "action": "accept"}))]
 pub struct Consent {
     #[serde(default)]
     pub email: String,
@@ -48,7 +49,7 @@ fn recorded() -> Response {
 }
 
 /// Records marketing consent; an email sign-up is confirmed by an email with an unsubscribe link.
-#[utoipa::path(post, path = "/marketing-consent", tag = "marketing", params(("market" = Option<String>, Query)),
+#[utoipa::path(post, path = "/marketing-consent", tag = "marketing", params(("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = Consent,
     responses((status = 201, body = Recorded), (status = 400, body = crate::error::ErrorBody)))]
 async fn marketing_consent(
@@ -194,6 +195,7 @@ async fn unsubscribe(
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"email": "ada@example.com", "product_id": 101, "variant_id": 10001, "size": "10"}))]
 pub struct NotifyMe {
     #[serde(default)]
     pub email: String,
@@ -209,7 +211,7 @@ pub struct NotifyMe {
 }
 
 /// Asks to be told when a size comes back in stock.
-#[utoipa::path(post, path = "/notify-me", tag = "marketing", params(("market" = Option<String>, Query)),
+#[utoipa::path(post, path = "/notify-me", tag = "marketing", params(("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = NotifyMe,
     responses((status = 201, body = Recorded), (status = 400, body = crate::error::ErrorBody)))]
 async fn notify_me(

@@ -173,7 +173,8 @@ pub async fn csrf(
     next: Next,
 ) -> Response {
     // A method the route does not take goes on to the router's 405: nothing can change.
-    if is_state_changing(req.method()) && rules.takes(&req) {
+    let route = rules.route_method(&req);
+    if let (true, RouteMethod::Taken { declares_body }) = (is_state_changing(req.method()), route) {
         if let Err(e) = check_origin(req.headers(), &rules.trusted) {
             return e.into_response();
         }
@@ -189,10 +190,9 @@ pub async fn csrf(
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .is_some_and(is_json_content_type);
-        // POST and PUT always carry a JSON body here; DELETE carries none, but if it has one it
-        // must be JSON too.
-        let needs_json =
-            matches!(*req.method(), Method::POST | Method::PUT | Method::PATCH) || has_body;
+        // An operation that declares a body takes JSON only; one that declares none (a DELETE,
+        // an operator's action) may be sent without one, but a body it is sent must be JSON too.
+        let needs_json = declares_body || has_body;
         if needs_json && !json {
             return unsupported_media_type().into_response();
         }
@@ -204,8 +204,17 @@ pub async fn csrf(
 /// OpenAPI document), so a method no route takes is answered 405 rather than 403 or 415.
 pub struct CsrfRules {
     pub trusted: Vec<String>,
-    /// Route template (as the OpenAPI document and the router write it) → its methods.
-    pub methods: HashMap<String, Vec<Method>>,
+    /// Route template (as the OpenAPI document and the router write it) → its methods, each with
+    /// whether it declares a request body.
+    pub methods: HashMap<String, Vec<(Method, bool)>>,
+}
+
+/// How the matched route treats a request's method.
+enum RouteMethod {
+    /// The route does not take the method: the router answers 405.
+    NotTaken,
+    /// The route takes it; whether its operation declares a body.
+    Taken { declares_body: bool },
 }
 
 impl CsrfRules {
@@ -219,9 +228,11 @@ impl CsrfRules {
                 let methods = item
                     .as_object()
                     .map(|ops| {
-                        ops.keys()
-                            .filter_map(|m| {
-                                Method::from_bytes(m.to_ascii_uppercase().as_bytes()).ok()
+                        ops.iter()
+                            .filter_map(|(m, op)| {
+                                let method =
+                                    Method::from_bytes(m.to_ascii_uppercase().as_bytes()).ok()?;
+                                Some((method, op.get("requestBody").is_some()))
                             })
                             .collect()
                     })
@@ -232,17 +243,29 @@ impl CsrfRules {
         CsrfRules { trusted, methods }
     }
 
-    /// Whether the matched route takes this method (unknown routes: assume it does).
-    fn takes(&self, req: &Request) -> bool {
+    /// Whether the matched route takes this method, and with a body (an unknown route is
+    /// assumed to take it with one, the stricter reading).
+    fn route_method(&self, req: &Request) -> RouteMethod {
+        let taken = RouteMethod::Taken {
+            declares_body: true,
+        };
         let Some(matched) = req.extensions().get::<axum::extract::MatchedPath>() else {
-            return true;
+            return taken;
         };
         let path = matched.as_str();
         let methods = self
             .methods
             .get(path)
             .or_else(|| path.strip_prefix("/api").and_then(|p| self.methods.get(p)));
-        methods.is_none_or(|m| m.contains(req.method()))
+        let Some(methods) = methods else {
+            return taken;
+        };
+        match methods.iter().find(|(m, _)| m == req.method()) {
+            Some((_, declares_body)) => RouteMethod::Taken {
+                declares_body: *declares_body,
+            },
+            None => RouteMethod::NotTaken,
+        }
     }
 }
 

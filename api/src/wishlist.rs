@@ -32,14 +32,21 @@ pub const DEFAULT_NAME: &str = "My Wishlist";
 /// The spec's wishlist page size (§3, §7).
 pub const PER_PAGE: u64 = 50;
 
-/// `page` from the query string: 1-based, default 1. Zero, negative or non-numeric is a 400
-/// naming `page`; a page beyond the end answers an empty page.
+/// The last page a list can have (a full list's).
+pub const MAX_PAGE: u64 = MAX_ITEMS as u64 / PER_PAGE;
+
+/// `page` from the query string: 1-based, default 1, at most `MAX_PAGE` (no list has more).
+/// Anything else is a 400 naming `page`; a page within bounds but beyond this list's end answers
+/// an empty page.
 pub fn page_from_query(query: Option<&str>) -> ApiResult<u64> {
     match crate::stock::query_value(query, "page") {
         None => Ok(1),
         Some(v) => match v.parse::<u64>() {
-            Ok(n) if n >= 1 && v.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
-            _ => Err(ApiError::field("page", "must be a whole number from 1")),
+            Ok(n) if (1..=MAX_PAGE).contains(&n) && v.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+            _ => Err(ApiError::field(
+                "page",
+                format!("must be a whole number from 1 to {MAX_PAGE}"),
+            )),
         },
     }
 }
@@ -53,6 +60,7 @@ pub struct WishlistItemInput {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Birthday ideas", "is_public": false, "items": [{"product_id": 101, "variant_id": 10001}]}))]
 pub struct CreateWishlist {
     #[serde(default)]
     pub name: Option<String>,
@@ -64,6 +72,7 @@ pub struct CreateWishlist {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"items": [{"product_id": 101, "variant_id": 10001}]}))]
 pub struct AddWishlistItems {
     pub items: Vec<WishlistItemInput>,
 }
@@ -297,7 +306,7 @@ async fn owned(state: &AppState, customer: &str, id: &str) -> ApiResult<Tx> {
 
 /// The customer's wishlists, each with page `page` of its items (50 per page).
 #[utoipa::path(get, path = "/wishlists", tag = "wishlist",
-    params(("page" = Option<u64>, Query, description = "1-based page of each list's items (50 per page); default 1, beyond the end answers an empty page")),
+    params(("page" = Option<u64>, Query, minimum = 1, maximum = 5, description = "1-based page of each list's items (50 per page); default 1, beyond the end answers an empty page")),
     responses((status = 200, body = WishlistList), (status = 400, body = crate::error::ErrorBody),
               (status = 401, body = crate::error::ErrorBody)))]
 async fn list(
@@ -316,7 +325,7 @@ async fn list(
 /// One wishlist with page `page` of its items (50 per page).
 #[utoipa::path(get, path = "/wishlists/{id}", tag = "wishlist",
     params(("id" = String, Path),
-           ("page" = Option<u64>, Query, description = "1-based page of items (50 per page); default 1, beyond the end answers an empty page")),
+           ("page" = Option<u64>, Query, minimum = 1, maximum = 5, description = "1-based page of items (50 per page); default 1, beyond the end answers an empty page")),
     responses((status = 200, body = Wishlist), (status = 400, body = crate::error::ErrorBody),
               (status = 401, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
 async fn get_wishlist(
@@ -361,7 +370,7 @@ async fn create(
 
 /// Deletes a wishlist.
 #[utoipa::path(delete, path = "/wishlists/{id}", tag = "wishlist", params(("id" = String, Path)),
-    responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 401, body = crate::error::ErrorBody, description = "Not signed in"), (status = 204), (status = 404, body = crate::error::ErrorBody)))]
 async fn delete_wishlist(
     State(state): State<AppState>,
     shopper: Shopper,
@@ -384,7 +393,7 @@ async fn delete_wishlist(
 /// Adds items; pairs already on the list are ignored.
 #[utoipa::path(post, path = "/wishlists/{id}/items", tag = "wishlist", params(("id" = String, Path)),
     request_body = AddWishlistItems,
-    responses((status = 200, body = Wishlist), (status = 400, body = crate::error::ErrorBody),
+    responses((status = 401, body = crate::error::ErrorBody, description = "Not signed in"), (status = 200, body = Wishlist), (status = 400, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody)))]
 async fn add_items(
     State(state): State<AppState>,
@@ -418,7 +427,7 @@ async fn add_items(
 /// Removes one item.
 #[utoipa::path(delete, path = "/wishlists/{id}/items/{item_id}", tag = "wishlist",
     params(("id" = String, Path), ("item_id" = String, Path)),
-    responses((status = 200, body = Wishlist), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 401, body = crate::error::ErrorBody, description = "Not signed in"), (status = 200, body = Wishlist), (status = 404, body = crate::error::ErrorBody)))]
 async fn remove_item(
     State(state): State<AppState>,
     shopper: Shopper,

@@ -647,6 +647,10 @@ async fn the_operator_moves_orders_along(backend: Backend) {
     assert_eq!(r.json()["orders"][0]["id"], order);
     let r = admin(&mut op, "GET", "/api/admin/orders?status=Lost").await;
     assert_eq!(r.status, 400);
+    // A parameter the list does not take is a 400 in the error shape naming it.
+    let r = admin(&mut op, "GET", "/api/admin/orders?sort=newest").await;
+    assert_eq!(r.status, 400);
+    assert_eq!(r.error_fields(), vec!["sort"]);
 
     let step = |action: &str| format!("/api/admin/orders/{order}/{action}");
     assert_eq!(admin(&mut op, "POST", &step("complete")).await.status, 409);
@@ -655,6 +659,12 @@ async fn the_operator_moves_orders_along(backend: Backend) {
     assert_eq!(r.json()["status"], "Shipped");
     let r = admin(&mut op, "POST", &step("ship")).await;
     assert_eq!(r.status, 409);
+    assert_eq!(r.json()["error"]["code"], "illegal_transition");
+    // An action declares no body, so it is taken without one and without a content type.
+    let bearer = format!("Bearer {ADMIN}");
+    let r = op
+        .send("POST", &step("ship"), None, &[("Authorization", &bearer)])
+        .await;
     assert_eq!(r.json()["error"]["code"], "illegal_transition");
     assert_eq!(admin(&mut op, "POST", &step("cancel")).await.status, 409);
     assert_eq!(admin(&mut op, "POST", &step("complete")).await.status, 200);

@@ -46,6 +46,7 @@ pub fn postal_code_label(country: &str) -> &'static str {
 
 #[derive(Debug, Deserialize, Serialize, ToSchema, Clone)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"first_name": "Ada", "last_name": "Lovelace", "street_name": "Baker Street", "house_number": "221B", "city": "London", "state_or_province": "", "postal_code": "NW1 6XE", "country_code": "GB", "phone": "+44 20 7946 0000"}))]
 pub struct AddressInput {
     #[serde(default)]
     pub first_name: String,
@@ -66,13 +67,6 @@ pub struct AddressInput {
     pub country_code: String,
     #[serde(default)]
     pub phone: String,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct Address {
-    pub id: String,
-    #[serde(flatten)]
-    pub fields: AddressInput,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -176,35 +170,50 @@ pub fn validate_address(mut a: AddressInput) -> ApiResult<AddressInput> {
 }
 
 const ADDRESS_COLUMNS: &str = "id, first_name, last_name, street_name, house_number, city, state_or_province, postal_code, country_code, phone";
-#[derive(sqlx::FromRow)]
-struct AddressRow {
-    id: String,
-    first_name: String,
-    last_name: String,
-    street_name: String,
-    house_number: String,
-    city: String,
-    state_or_province: String,
-    postal_code: String,
-    country_code: String,
-    phone: String,
+/// A saved address as stored and answered: its id and its fields (its own schema, since the
+/// input's refuses an `id`).
+#[derive(sqlx::FromRow, Serialize, ToSchema)]
+pub struct Address {
+    pub id: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub street_name: String,
+    pub house_number: String,
+    pub city: String,
+    pub state_or_province: String,
+    pub postal_code: String,
+    pub country_code: String,
+    pub phone: String,
 }
 
-impl From<AddressRow> for Address {
-    fn from(r: AddressRow) -> Address {
+impl Address {
+    fn new(id: String, a: AddressInput) -> Address {
         Address {
-            id: r.id,
-            fields: AddressInput {
-                first_name: r.first_name,
-                last_name: r.last_name,
-                street_name: r.street_name,
-                house_number: r.house_number,
-                city: r.city,
-                state_or_province: r.state_or_province,
-                postal_code: r.postal_code,
-                country_code: r.country_code,
-                phone: r.phone,
-            },
+            id,
+            first_name: a.first_name,
+            last_name: a.last_name,
+            street_name: a.street_name,
+            house_number: a.house_number,
+            city: a.city,
+            state_or_province: a.state_or_province,
+            postal_code: a.postal_code,
+            country_code: a.country_code,
+            phone: a.phone,
+        }
+    }
+
+    /// The fields, as a checkout's address takes them.
+    pub fn into_input(self) -> AddressInput {
+        AddressInput {
+            first_name: self.first_name,
+            last_name: self.last_name,
+            street_name: self.street_name,
+            house_number: self.house_number,
+            city: self.city,
+            state_or_province: self.state_or_province,
+            postal_code: self.postal_code,
+            country_code: self.country_code,
+            phone: self.phone,
         }
     }
 }
@@ -215,12 +224,12 @@ pub async fn find_address(
     id: &str,
 ) -> ApiResult<Address> {
     let sql = format!("SELECT {ADDRESS_COLUMNS} FROM address WHERE id = $1 AND customer_id = $2");
-    let row: Option<AddressRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+    let row: Option<Address> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(id)
         .bind(customer)
         .fetch_optional(&mut *conn)
         .await?;
-    row.map(Address::from).ok_or_else(ApiError::not_found)
+    row.ok_or_else(ApiError::not_found)
 }
 
 /// The customer's addresses.
@@ -233,13 +242,11 @@ async fn list_addresses(
     let customer = shopper.customer()?;
     let sql =
         format!("SELECT {ADDRESS_COLUMNS} FROM address WHERE customer_id = $1 ORDER BY position");
-    let rows: Vec<AddressRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+    let rows: Vec<Address> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(customer)
         .fetch_all(state.db().pool())
         .await?;
-    Ok(Json(AddressList {
-        data: rows.into_iter().map(Address::from).collect(),
-    }))
+    Ok(Json(AddressList { data: rows }))
 }
 
 /// Adds an address.
@@ -255,7 +262,7 @@ async fn create_address(
     let a = validate_address(body)?;
     let mut conn = state.db().pool().acquire().await?;
     let id = insert_address(&mut conn, customer, &a).await?;
-    Ok((StatusCode::CREATED, Json(Address { id, fields: a })).into_response())
+    Ok((StatusCode::CREATED, Json(Address::new(id, a))).into_response())
 }
 
 /// Stores an (already checked) address as the customer's last; answers its id.
@@ -289,7 +296,7 @@ pub async fn insert_address(
 
 /// One address.
 #[utoipa::path(get, path = "/customer/addresses/{id}", tag = "account", params(("id" = String, Path)),
-    responses((status = 200, body = Address), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 401, body = crate::error::ErrorBody, description = "Not signed in"), (status = 200, body = Address), (status = 404, body = crate::error::ErrorBody)))]
 async fn get_address(
     State(state): State<AppState>,
     shopper: Shopper,
@@ -303,7 +310,7 @@ async fn get_address(
 /// Replaces an address.
 #[utoipa::path(put, path = "/customer/addresses/{id}", tag = "account", params(("id" = String, Path)),
     request_body = AddressInput,
-    responses((status = 200, body = Address), (status = 400, body = crate::error::ErrorBody),
+    responses((status = 401, body = crate::error::ErrorBody, description = "Not signed in"), (status = 200, body = Address), (status = 400, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody)))]
 async fn update_address(
     State(state): State<AppState>,
@@ -334,12 +341,12 @@ async fn update_address(
     if updated == 0 {
         return Err(ApiError::not_found());
     }
-    Ok(Json(Address { id, fields: a }))
+    Ok(Json(Address::new(id, a)))
 }
 
 /// Deletes an address.
 #[utoipa::path(delete, path = "/customer/addresses/{id}", tag = "account", params(("id" = String, Path)),
-    responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
+    responses((status = 401, body = crate::error::ErrorBody, description = "Not signed in"), (status = 204), (status = 404, body = crate::error::ErrorBody)))]
 async fn delete_address(
     State(state): State<AppState>,
     shopper: Shopper,

@@ -48,8 +48,15 @@ pub struct CustomerView {
 #[derive(Serialize, ToSchema)]
 pub struct FormField {
     pub name: String,
-    #[schema(value_type = Object)]
-    pub value: serde_json::Value,
+    pub value: FormValue,
+}
+
+/// A form field's value: text (title, date of birth, custom fields) or a yes/no preference.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum FormValue {
+    Text(String),
+    Flag(bool),
 }
 
 #[derive(sqlx::FromRow)]
@@ -80,17 +87,24 @@ pub async fn load_customer(conn: &mut sqlx::AnyConnection, id: &str) -> ApiResul
     .bind(id)
     .fetch_all(&mut *conn)
     .await?;
-    let field = |name: &str, value: serde_json::Value| FormField {
+    let field = |name: &str, value: FormValue| FormField {
         name: name.into(),
         value,
     };
     let mut form_fields = vec![
-        field("Title", row.title.into()),
-        field("Date of Birth", row.date_of_birth.into()),
-        field("Preference Email", (row.preference_email != 0).into()),
-        field("Preference Post", (row.preference_post != 0).into()),
+        field("Title", FormValue::Text(row.title)),
+        field("Date of Birth", FormValue::Text(row.date_of_birth)),
+        field(
+            "Preference Email",
+            FormValue::Flag(row.preference_email != 0),
+        ),
+        field("Preference Post", FormValue::Flag(row.preference_post != 0)),
     ];
-    form_fields.extend(custom.into_iter().map(|(n, v)| field(&n, v.into())));
+    form_fields.extend(
+        custom
+            .into_iter()
+            .map(|(n, v)| field(&n, FormValue::Text(v))),
+    );
     Ok(CustomerView {
         id: id.to_string(),
         email: row.email,
@@ -248,6 +262,7 @@ async fn get_customer(
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"first_name": "Ada", "last_name": "Lovelace", "phone": "+44 20 7946 0000", "form_fields": [{"name": "Title", "value": "Ms"}]}))]
 pub struct UpdateCustomer {
     pub first_name: Option<String>,
     pub last_name: Option<String>,

@@ -48,7 +48,7 @@ pub struct ConfirmRegistration {
 /// Registers: the account is created when the owner opens the link emailed to the address
 /// (`confirmation`). An email that already has an account gets the same answer, byte for byte
 /// (no enumeration): its owner is emailed a note instead. No session starts either way.
-#[utoipa::path(post, path = "/auth/register", tag = "auth", params(("market" = Option<String>, Query)),
+#[utoipa::path(post, path = "/auth/register", tag = "auth", params(("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = Register,
     responses((status = 202, body = Accepted), (status = 400, body = crate::error::ErrorBody),
               (status = 429, body = crate::error::ErrorBody)))]
@@ -132,7 +132,7 @@ pub async fn hold(
 /// Opens a confirmation link: creates the account the registration described, signs in (taking
 /// over this browser's bag, as a sign-in does) and merges the guest wishlist. A link is used once;
 /// an expired or unknown one, or one whose email got an account meanwhile, is 400 `invalid_token`.
-#[utoipa::path(post, path = "/auth/register/confirm", tag = "auth", params(("market" = Option<String>, Query)),
+#[utoipa::path(post, path = "/auth/register/confirm", tag = "auth", params(("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = ConfirmRegistration,
     responses((status = 200, body = LoginResult), (status = 400, body = crate::error::ErrorBody)))]
 async fn confirm_registration(

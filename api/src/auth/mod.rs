@@ -40,6 +40,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"email": "ada@example.com", "password": "Correct-horse-9", "guest_wishlist": []}))]
 pub struct Login {
     #[serde(default)]
     pub email: String,
@@ -180,7 +181,7 @@ pub(crate) async fn register_for_order(
 }
 
 /// Signs in: a new session, the cart merge and the guest-wishlist merge.
-#[utoipa::path(post, path = "/auth/login", tag = "auth", params(("market" = Option<String>, Query)),
+#[utoipa::path(post, path = "/auth/login", tag = "auth", params(("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = Login,
     responses((status = 200, body = LoginResult), (status = 400, body = crate::error::ErrorBody),
               (status = 401, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
@@ -264,7 +265,7 @@ async fn login(
 
 /// Signs out: the session ends on the server; a cart tied to the customer is replaced by a fresh
 /// one, so the next shopper on this browser does not see it.
-#[utoipa::path(post, path = "/auth/logout", tag = "auth", params(("market" = Option<String>, Query)),
+#[utoipa::path(post, path = "/auth/logout", tag = "auth", params(("market" = Option<crate::contract::MarketCode>, Query)),
     request_body(content = crate::json::EmptyObject, description = "optional: no body, or `{}`"),
     responses((status = 200, body = Accepted), (status = 400, body = crate::error::ErrorBody)))]
 async fn logout(

@@ -48,6 +48,7 @@ pub struct PostalAddress {
 /// confirm the email.
 #[derive(Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"title": "Ms", "first_name": "Ada", "last_name": "Lovelace", "email": "ada@example.com", "password": "Correct-horse-9", "preferenceEmail": true, "preferencePost": false, "guest_wishlist": []}))]
 pub struct Register {
     #[serde(default)]
     pub email: String,

@@ -30,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"email": "ada@example.com"}))]
 pub struct ResetRequest {
     #[serde(default)]
     pub email: String,
@@ -37,6 +38,7 @@ pub struct ResetRequest {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"token": "5f0c3e1a9b7d4c2e8f6a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e"}))]
 pub struct TokenOnly {
     #[serde(default)]
     pub token: String,
@@ -44,6 +46,7 @@ pub struct TokenOnly {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"token": "5f0c3e1a9b7d4c2e8f6a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e", "password": "Correct-horse-9"}))]
 pub struct ResetConfirm {
     #[serde(default)]
     pub token: String,

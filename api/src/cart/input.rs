@@ -18,10 +18,12 @@ pub const MAX_QUANTITY: i64 = 999;
 
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({}))]
 pub struct CreateCart {}
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"line_items": [{"product_id": 101, "variant_id": 10001, "quantity": 1}]}))]
 pub struct AddItems {
     pub line_items: Vec<NewLine>,
 }
@@ -47,6 +49,7 @@ pub struct OptionSelection {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"quantity": 2}))]
 pub struct UpdateItem {
     pub quantity: i64,
 }

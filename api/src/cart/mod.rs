@@ -399,7 +399,7 @@ async fn open_for_write(
 }
 
 /// The current cart.
-#[utoipa::path(get, path = "/cart", tag = "cart", params(("market" = Option<String>, Query)),
+#[utoipa::path(get, path = "/cart", tag = "cart", params(("market" = Option<crate::contract::MarketCode>, Query)),
     responses((status = 200, body = CartView), (status = 404, body = crate::error::ErrorBody)))]
 async fn get_cart(State(state): State<AppState>, shopper: Shopper) -> ApiResult<Json<CartView>> {
     let cart_key = cart_key(&shopper)?;
@@ -411,7 +411,7 @@ async fn get_cart(State(state): State<AppState>, shopper: Shopper) -> ApiResult<
 }
 
 /// Creates a new, empty cart in the market's currency and sets its cookie.
-#[utoipa::path(post, path = "/cart", tag = "cart", params(("market" = Option<String>, Query)),
+#[utoipa::path(post, path = "/cart", tag = "cart", params(("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = CreateCart, responses((status = 201, body = CartView)))]
 async fn create_cart(
     State(state): State<AppState>,
@@ -434,7 +434,7 @@ async fn create_cart(
 }
 
 /// Deletes the cart and clears its cookie.
-#[utoipa::path(delete, path = "/cart", tag = "cart", params(("market" = Option<String>, Query)),
+#[utoipa::path(delete, path = "/cart", tag = "cart", params(("market" = Option<crate::contract::MarketCode>, Query)),
     responses((status = 204), (status = 404, body = crate::error::ErrorBody)))]
 async fn delete_cart(State(state): State<AppState>, shopper: Shopper) -> ApiResult<Response> {
     let (mut tx, cart) = open_for_write(&state, &shopper, copy::NO_CART_CLEAR).await?;
@@ -447,7 +447,7 @@ async fn delete_cart(State(state): State<AppState>, shopper: Shopper) -> ApiResu
 
 /// Adds items. Each line must be in stock: the quantity already in the bag plus the requested
 /// quantity may not exceed what is available to sell; otherwise 409 and nothing is added.
-#[utoipa::path(post, path = "/cart/items", tag = "cart", params(("market" = Option<String>, Query)),
+#[utoipa::path(post, path = "/cart/items", tag = "cart", params(("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = AddItems,
     responses((status = 201, body = CartView), (status = 400, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
@@ -530,7 +530,7 @@ fn check_item_id(item_id: &str) -> ApiResult<()> {
 
 /// Changes a line's quantity (1 to 999; within stock).
 #[utoipa::path(put, path = "/cart/items/{item_id}", tag = "cart",
-    params(("item_id" = String, Path), ("market" = Option<String>, Query)), request_body = UpdateItem,
+    params(("item_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)), request_body = UpdateItem,
     responses((status = 200, body = CartView), (status = 404, body = crate::error::ErrorBody),
               (status = 409, body = crate::error::ErrorBody)))]
 async fn update_item(
@@ -573,7 +573,7 @@ async fn update_item(
 
 /// Removes a line. Removing the last one deletes the cart and starts a fresh one (new cookie).
 #[utoipa::path(delete, path = "/cart/items/{item_id}", tag = "cart",
-    params(("item_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("item_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     responses((status = 200, body = CartView), (status = 404, body = crate::error::ErrorBody)))]
 async fn remove_item(
     State(state): State<AppState>,

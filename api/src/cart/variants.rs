@@ -53,7 +53,7 @@ pub struct VariantSummaryList {
 /// Variants for display (wishlist), in the order asked.
 #[utoipa::path(get, path = "/variants", tag = "cart",
     params(("variant_ids" = String, Query, description = "Comma-separated variant ids (at most 250)"),
-           ("market" = Option<String>, Query, description = "uk (default), us or eu")),
+           ("market" = Option<crate::contract::MarketCode>, Query, description = "uk (default), us or eu")),
     responses((status = 200, body = VariantSummaryList), (status = 400, body = crate::error::ErrorBody)))]
 async fn variant_summaries(
     State(state): State<AppState>,

@@ -11,8 +11,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::mail::Kind;
 use crate::session::is_token;
 use crate::state::AppState;
+use crate::strict_query::StrictQuery;
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -43,11 +44,14 @@ fn authorised(state: &AppState, headers: &HeaderMap) -> ApiResult<()> {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
     /// Only orders in this status.
+    #[param(pattern = "^(Open|Pending|Confirmed|Shipped|Complete|Cancelled|Refunded)$")]
     pub status: Option<String>,
     /// From 1.
+    #[param(minimum = 1, maximum = 100000)]
     pub page: Option<i64>,
 }
 
@@ -81,7 +85,7 @@ pub struct AdminOrderList {
 async fn list(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Query(query): Query<ListQuery>,
+    StrictQuery(query): StrictQuery<ListQuery>,
 ) -> ApiResult<Json<AdminOrderList>> {
     authorised(&state, &headers)?;
     let page = query.page.unwrap_or(1);

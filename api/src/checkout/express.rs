@@ -57,10 +57,12 @@ pub async fn purge_abandoned(tx: &mut Tx, stale_carts: i64) -> ApiResult<u64> {
 /// Starting takes nothing: the bag is the stored cart.
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({}))]
 pub struct StartExpress {}
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"validation_url": "https://apple-pay-gateway.apple.com/paymentservices/startSession"}))]
 pub struct MerchantSession {
     /// The validation URL the wallet sheet gave (an apple.com https URL).
     pub validation_url: String,
@@ -69,6 +71,7 @@ pub struct MerchantSession {
 /// The shipping contact while the sheet is open: the wallet reveals only the area.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"country_code": "GB", "locality": "London", "postal_code": "NW1 6XE", "administrative_area": null}))]
 pub struct ShippingContact {
     pub country_code: String,
     #[serde(default)]
@@ -81,6 +84,7 @@ pub struct ShippingContact {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"shipping_option_id": "uk-standard"}))]
 pub struct ShippingMethod {
     pub shipping_option_id: String,
 }
@@ -106,6 +110,7 @@ pub struct Contact {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"payment_token": {"paymentData": {"version": "EC_v1", "data": "…"}, "paymentMethod": {"network": "Visa", "type": "debit"}, "transactionIdentifier": "…"}, "shipping_contact": {"given_name": "Ada", "family_name": "Lovelace", "address_lines": ["221B Baker Street"], "locality": "London", "administrative_area": null, "postal_code": "NW1 6XE", "country_code": "GB", "email_address": "ada@example.com", "phone_number": "+44 20 7946 0000"}, "billing_contact": {"given_name": "Ada", "family_name": "Lovelace", "address_lines": ["221B Baker Street"], "locality": "London", "administrative_area": null, "postal_code": "NW1 6XE", "country_code": "GB", "email_address": "ada@example.com", "phone_number": "+44 20 7946 0000"}}))]
 pub struct Authorize {
     /// The wallet's payment token, passed to the payment provider unchanged.
     #[schema(value_type = Object)]
@@ -316,7 +321,7 @@ fn check_len(field: &str, value: &str, max: usize) -> ApiResult<()> {
 /// §4 click: reloads the bag, checks its stock and opens a checkout of it. Answers the amount to
 /// charge (the bag's total, promotions included) and the checkout id the other steps name.
 #[utoipa::path(post, path = "/checkout/express", tag = "checkout",
-    params(("market" = Option<String>, Query)), request_body = StartExpress,
+    params(("market" = Option<crate::contract::MarketCode>, Query)), request_body = StartExpress,
     responses((status = 201, body = ExpressTotals), (status = 404, body = crate::error::ErrorBody),
               (status = 409, body = crate::error::ErrorBody, description = "insufficient stock, empty bag, or express checkout off")))]
 async fn start(
@@ -350,9 +355,10 @@ async fn start(
 /// The wallet sheet's merchant validation, through the payment provider (which holds the
 /// merchant certificate). Only Apple's https validation hosts are passed on.
 #[utoipa::path(post, path = "/checkout/express/{checkout_id}/merchant-session", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = MerchantSession,
-    responses((status = 200, body = Object), (status = 400, body = crate::error::ErrorBody),
+    responses((status = 404, body = crate::error::ErrorBody, description = "No cart, or no such checkout of this cart"), (status = 200, body = Object), (status = 400, body = crate::error::ErrorBody),
+              (status = 409, body = crate::error::ErrorBody, description = "express checkout off, or the checkout is closed"),
               (status = 502, body = crate::error::ErrorBody)))]
 async fn merchant_session(
     State(state): State<AppState>,
@@ -398,9 +404,9 @@ fn upstream_error(e: crate::payments::ProviderError) -> ApiError {
 /// nothing) the checkout's consignments are cleared, one is created for this contact, and the
 /// options §5 allows are listed; the first is selected, as the sheet shows it selected.
 #[utoipa::path(post, path = "/checkout/express/{checkout_id}/shipping-contact", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = ShippingContact,
-    responses((status = 200, body = ExpressTotals), (status = 400, body = crate::error::ErrorBody),
+    responses((status = 404, body = crate::error::ErrorBody, description = "No cart, or no such checkout of this cart"), (status = 200, body = ExpressTotals), (status = 400, body = crate::error::ErrorBody),
               (status = 409, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody, description = "not a destination, or no shipping option for it")))]
 async fn shipping_contact(
@@ -472,9 +478,9 @@ fn consignment_country(checkout: &Checkout) -> ApiResult<String> {
 /// §4 shipping method chosen: it must be one of the options the consignment allows; the answer
 /// is the new total at the server's prices.
 #[utoipa::path(post, path = "/checkout/express/{checkout_id}/shipping-method", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = ShippingMethod,
-    responses((status = 200, body = ExpressTotals), (status = 400, body = crate::error::ErrorBody),
+    responses((status = 404, body = crate::error::ErrorBody, description = "No cart, or no such checkout of this cart"), (status = 200, body = ExpressTotals), (status = 400, body = crate::error::ErrorBody),
               (status = 409, body = crate::error::ErrorBody)))]
 async fn shipping_method(
     State(state): State<AppState>,
@@ -595,9 +601,9 @@ fn check_contact(
 /// answer names the confirmation path. Not paid (declined, error, timeout): the order is
 /// Cancelled and its stock put back in one transaction, and the answer is 402.
 #[utoipa::path(post, path = "/checkout/express/{checkout_id}/authorize", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = Authorize,
-    responses((status = 201, body = ExpressOrder), (status = 400, body = crate::error::ErrorBody),
+    responses((status = 404, body = crate::error::ErrorBody, description = "No cart, or no such checkout of this cart"), (status = 201, body = ExpressOrder), (status = 400, body = crate::error::ErrorBody),
               (status = 402, body = crate::error::ErrorBody, description = "the payment failed; the order was cancelled"),
               (status = 409, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
 async fn authorize(

@@ -26,10 +26,13 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 #[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct OutboxQuery {
     /// Only messages in this state: pending, sent or failed.
+    #[param(pattern = "^(pending|sent|failed)$")]
     pub state: Option<String>,
     /// From 1.
+    #[param(minimum = 1, maximum = 100000)]
     pub page: Option<i64>,
 }
 

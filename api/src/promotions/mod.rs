@@ -87,6 +87,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// from the client, so any field is refused.
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({}))]
 pub struct SyncPromotions {}
 
 fn disabled() -> ApiError {
@@ -140,7 +141,7 @@ async fn customer_email(state: &AppState, customer_id: Option<&str>) -> ApiResul
 /// profile (created when the engine answers 408), the session with the bag's lines at the
 /// server's prices (a dry-run session when the engine answers 404), then the effects as
 /// discounts. Answers the cart with them applied; `cart_amount` is the discounted total.
-#[utoipa::path(post, path = "/cart/promotions", tag = "cart", params(("market" = Option<String>, Query)),
+#[utoipa::path(post, path = "/cart/promotions", tag = "cart", params(("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = SyncPromotions,
     responses((status = 200, body = CartView), (status = 404, body = crate::error::ErrorBody),
               (status = 409, body = crate::error::ErrorBody, description = "promotions are off"),

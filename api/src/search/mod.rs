@@ -59,7 +59,7 @@ pub struct SearchAnswer {
 /// Instant search: products and popular searches for what the shopper typed.
 #[utoipa::path(get, path = "/search", tag = "search",
     params(("query" = String, Query, description = "The search text: not empty, at most 200 characters"),
-           ("market" = Option<String>, Query, description = "uk (default), us or eu")),
+           ("market" = Option<crate::contract::MarketCode>, Query, description = "uk (default), us or eu")),
     responses((status = 200, body = SearchAnswer), (status = 400, body = crate::error::ErrorBody),
               (status = 503, body = crate::error::ErrorBody)))]
 async fn search_products(
@@ -123,8 +123,8 @@ pub struct ListingAnswer {
            ("filters[name]" = Option<String>, Query, description = "Color, Size (repeatable) or price as low-high"),
            ("sort" = Option<String>, Query, description = "featured, relevance, newest, price-asc, price-desc (or field + direction)"),
            ("direction" = Option<String>, Query, description = "asc or desc, with sort=price"),
-           ("page" = Option<u64>, Query, description = "1-based; 48 products per page"),
-           ("market" = Option<String>, Query, description = "uk (default), us or eu")),
+           ("page" = Option<u64>, Query, minimum = 1, description = "1-based; 48 products per page; a page past the last is a 400"),
+           ("market" = Option<crate::contract::MarketCode>, Query, description = "uk (default), us or eu")),
     responses((status = 200, body = ListingAnswer), (status = 400, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody), (status = 503, body = crate::error::ErrorBody)))]
 async fn listing(

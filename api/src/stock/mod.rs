@@ -155,7 +155,7 @@ pub fn query_value<'a>(query: Option<&'a str>, name: &str) -> Option<&'a str> {
 /// Availability by variant ids.
 #[utoipa::path(get, path = "/stock", tag = "stock",
     params(("variant_ids" = String, Query, description = "Comma-separated variant ids (at most 250)"),
-           ("market" = Option<String>, Query, description = "uk (default), us or eu")),
+           ("market" = Option<crate::contract::MarketCode>, Query, description = "uk (default), us or eu")),
     responses((status = 200, body = StockList), (status = 400, body = crate::error::ErrorBody)))]
 async fn by_variants(
     State(state): State<AppState>,
@@ -292,7 +292,7 @@ fn selected(query: Option<&str>, name: &str) -> ApiResult<Option<u64>> {
 
 /// Availability of a product's variants and options.
 #[utoipa::path(get, path = "/stock/products/{product_id}", tag = "stock",
-    params(("product_id" = u64, Path), ("market" = Option<String>, Query),
+    params(("product_id" = u64, Path), ("market" = Option<crate::contract::MarketCode>, Query),
            ("colour" = Option<u64>, Query, description = "Selected colour value id"),
            ("size" = Option<u64>, Query, description = "Selected size value id"),
            ("length" = Option<u64>, Query, description = "Selected length value id")),

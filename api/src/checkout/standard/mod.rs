@@ -49,10 +49,12 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 #[derive(Deserialize, ToSchema, Default)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({}))]
 pub struct StartCheckout {}
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"email": "ada@example.com"}))]
 pub struct SetEmail {
     #[serde(default)]
     pub email: String,
@@ -61,6 +63,7 @@ pub struct SetEmail {
 /// A typed address, or a saved one by id (signed in).
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"address": {"first_name": "Ada", "last_name": "Lovelace", "street_name": "Baker Street", "house_number": "221B", "city": "London", "state_or_province": "", "postal_code": "NW1 6XE", "country_code": "GB", "phone": "+44 20 7946 0000"}, "save_address": false}))]
 pub struct SetConsignment {
     #[serde(default)]
     pub address: Option<AddressInput>,
@@ -73,6 +76,7 @@ pub struct SetConsignment {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"shipping_option_id": "uk-next-day"}))]
 pub struct SetShippingOption {
     #[serde(default)]
     pub shipping_option_id: String,
@@ -80,6 +84,7 @@ pub struct SetShippingOption {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"same_as_delivery": true}))]
 pub struct SetBilling {
     #[serde(default)]
     pub same_as_delivery: bool,
@@ -95,7 +100,7 @@ pub struct SetBilling {
 /// is left is reduced to it (`quantity_reduced`), a sold-out line is flagged (`sold_out`). A
 /// browser without the guest cookie gets one.
 #[utoipa::path(post, path = "/checkout", tag = "checkout",
-    params(("market" = Option<String>, Query)), request_body = StartCheckout,
+    params(("market" = Option<crate::contract::MarketCode>, Query)), request_body = StartCheckout,
     responses((status = 200, body = CheckoutView, description = "resumed"),
               (status = 201, body = CheckoutView, description = "created"),
               (status = 404, body = crate::error::ErrorBody, description = "no cart"),
@@ -146,7 +151,7 @@ async fn start(
 
 /// The checkout as the server holds it, the bag re-read (nothing is changed).
 #[utoipa::path(get, path = "/checkout/{checkout_id}", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     responses((status = 200, body = CheckoutView), (status = 404, body = crate::error::ErrorBody)))]
 async fn get_checkout(
     State(state): State<AppState>,
@@ -158,7 +163,7 @@ async fn get_checkout(
 
 /// A guest's email (§5 rule). A signed-in shopper's is the account's.
 #[utoipa::path(put, path = "/checkout/{checkout_id}/email", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = SetEmail,
     responses((status = 200, body = CheckoutView), (status = 400, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
@@ -212,7 +217,7 @@ async fn chosen_address(
             let saved = find_address(conn, customer, id)
                 .await
                 .map_err(|e| e.with_field("address_id", "is not one of your saved addresses"))?;
-            Ok(Some(saved.fields))
+            Ok(Some(saved.into_input()))
         }
         (None, None) => Ok(None),
     }
@@ -221,9 +226,9 @@ async fn chosen_address(
 /// The delivery address (one consignment holding the bag's lines) and the shipping options for
 /// it; the previous option is kept while it is still offered.
 #[utoipa::path(put, path = "/checkout/{checkout_id}/consignment", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = SetConsignment,
-    responses((status = 200, body = CheckoutView), (status = 400, body = crate::error::ErrorBody),
+    responses((status = 401, body = crate::error::ErrorBody, description = "A saved address (`address_id`) asked for while not signed in"), (status = 200, body = CheckoutView), (status = 400, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody),
               (status = 422, body = crate::error::ErrorBody, description = "a country this store does not ship to, or no shipping option for the address")))]
 async fn set_consignment(
@@ -297,7 +302,7 @@ fn no_consignment() -> ApiError {
 
 /// One of the options listed for the delivery address.
 #[utoipa::path(put, path = "/checkout/{checkout_id}/shipping-option", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = SetShippingOption,
     responses((status = 200, body = CheckoutView), (status = 400, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
@@ -336,9 +341,9 @@ async fn set_shipping_option(
 /// The billing address: the delivery address again, or another one. Without one: 'Billing
 /// address is required'.
 #[utoipa::path(put, path = "/checkout/{checkout_id}/billing-address", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = SetBilling,
-    responses((status = 200, body = CheckoutView), (status = 400, body = crate::error::ErrorBody),
+    responses((status = 401, body = crate::error::ErrorBody, description = "A saved address (`address_id`) asked for while not signed in"), (status = 200, body = CheckoutView), (status = 400, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody)))]
 async fn set_billing(
     State(state): State<AppState>,

@@ -59,12 +59,14 @@ pub struct PaymentChoice {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"payment": {"method": "scheme", "token": "tok_4c1d2e3f"}}))]
 pub struct PlaceOrder {
     pub payment: PaymentChoice,
 }
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"order_id": "8d1e6f2a4b3c5d7e9f0a1b2c3d4e5f60", "redirect_result": "approved"}))]
 pub struct PaymentDetails {
     pub order_id: String,
     /// What the provider appended to the return URL, if anything; the API asks the provider
@@ -75,6 +77,7 @@ pub struct PaymentDetails {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"password": "Correct-horse-9", "title": "Ms", "preferenceEmail": false}))]
 pub struct OrderAccount {
     #[serde(default)]
     pub title: String,
@@ -176,7 +179,7 @@ async fn charge(
 /// The methods the provider offers for this market's currency, the delivery country and the
 /// total. The front end shows exactly these.
 #[utoipa::path(get, path = "/checkout/{checkout_id}/payment-methods", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     responses((status = 200, body = PaymentMethodsView), (status = 404, body = crate::error::ErrorBody),
               (status = 409, body = crate::error::ErrorBody, description = "no delivery address yet"),
               (status = 502, body = crate::error::ErrorBody), (status = 503, body = crate::error::ErrorBody)))]
@@ -299,7 +302,7 @@ fn placed(
 /// provider answers) and captures it. The same `Idempotency-Key` answers the same order and never
 /// charges twice.
 #[utoipa::path(post, path = "/checkout/{checkout_id}/orders", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query),
            ("Idempotency-Key" = String, Header, description = "8–64 of A-Z a-z 0-9 - _; the same key is the same order")),
     request_body = PlaceOrder,
     responses((status = 201, body = PlacedOrder, description = "paid and confirmed"),
@@ -599,7 +602,7 @@ async fn again(
 /// The shopper came back from a 3-D Secure page or a PayPal / Klarna approval: the provider says
 /// how the payment stands, and the order is confirmed (201) or cancelled (402).
 #[utoipa::path(post, path = "/checkout/{checkout_id}/payment-details", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = PaymentDetails,
     responses((status = 201, body = PlacedOrder), (status = 202, body = PlacedOrder, description = "still waiting for the shopper"),
               (status = 400, body = crate::error::ErrorBody),
@@ -644,7 +647,7 @@ async fn payment_details(
 /// address saved, the guest's orders from this browser attached, and signed in. When the email
 /// already has an account: 409 `account_exists` with the spec's copy.
 #[utoipa::path(post, path = "/orders/{checkout_id}/{order_id}/account", tag = "checkout",
-    params(("checkout_id" = String, Path), ("order_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("order_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = OrderAccount,
     responses((status = 201, body = auth::Accepted), (status = 400, body = crate::error::ErrorBody),
               (status = 404, body = crate::error::ErrorBody), (status = 409, body = crate::error::ErrorBody),

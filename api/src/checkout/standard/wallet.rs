@@ -32,7 +32,7 @@ pub struct AppleSession {
 /// The opaque merchant session for `completeMerchantValidation`, for the shopper whose checkout
 /// it is; nothing is written.
 #[utoipa::path(post, path = "/checkout/{checkout_id}/apple-pay-session", tag = "checkout",
-    params(("checkout_id" = String, Path), ("market" = Option<String>, Query)),
+    params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = AppleSession,
     responses((status = 200, body = Object, description = "Apple's merchant session, as the provider answered it"),
               (status = 400, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody),
