@@ -7,7 +7,7 @@ use crate::error::ApiResult;
 use crate::session::Shopper;
 use crate::state::AppState;
 use crate::store::Db;
-use domain::catalog::{OptionKind, Product, Variant};
+use domain::catalog::{Catalog, Colourway, OptionKind, Product, Variant};
 use domain::market::Market;
 use domain::money::Money;
 use domain::url::product_path;
@@ -176,7 +176,7 @@ pub fn render_bag(state: &AppState, market: &Market, cart: &CartRow, bag: &Price
             name: line.name.clone(),
             quantity: line.quantity,
             url: market.path(&line_url(product, variant)),
-            image_url: variant.image_url.clone(),
+            image_url: Some(line_image(&catalog, product, variant)),
             is_gift_card: product.is_gift_card,
             list_price: decimal(line.list),
             sale_price: decimal(line.unit),
@@ -234,16 +234,20 @@ pub async fn render_after_commit(
     render(&mut conn, state, market, cart).await
 }
 
-pub(super) fn line_url(product: &Product, variant: &Variant) -> String {
-    let colourway = product
+/// The colourway a variant belongs to (the product's first when the export leaves it out).
+fn colourway_of<'a>(product: &'a Product, variant: &Variant) -> Option<&'a Colourway> {
+    product
         .colourways
         .iter()
         .find(|c| c.variant_ids.contains(&variant.id))
-        .or(product.colourways.first());
+        .or(product.colourways.first())
+}
+
+pub(super) fn line_url(product: &Product, variant: &Variant) -> String {
     product_path(
         product.id,
         &product.slug,
-        colourway.map_or("", |c| c.segment.as_str()),
+        colourway_of(product, variant).map_or("", |c| c.segment.as_str()),
     )
 }
 
@@ -254,6 +258,23 @@ pub fn line_options(
     modifiers: &[LineOption],
 ) -> Vec<LineOption> {
     [variant_options(product, variant), modifiers.to_vec()].concat()
+}
+
+/// The picture a bag line, wishlist item or checkout line shows: the variant's own image when the
+/// export gives one, else its colourway's first picture (the one the product card and the product
+/// page open with), else the store's fallback image, as the static pages do.
+pub(super) fn line_image(catalog: &Catalog, product: &Product, variant: &Variant) -> String {
+    variant
+        .image_url
+        .clone()
+        .or_else(|| {
+            colourway_of(product, variant)?
+                .media
+                .iter()
+                .find(|m| !m.video)
+                .map(|m| m.src.clone())
+        })
+        .unwrap_or_else(|| catalog.store.fallback_image.clone())
 }
 
 /// Color / Size / Length (Design on gift cards) of a variant, in the bag's display order.

@@ -5,6 +5,7 @@ import { marketOf, prefixOf } from '../lib/api';
 import { checkoutBlocked, checkoutEntry, formatMoney, lineAttributes, removeItem, setQuantity } from '../lib/cart';
 import { cartLines, store, useShopStore, type LineItem } from '../lib/store';
 
+import { LineImage } from './LineImage';
 export const QUANTITY_DEBOUNCE_MS = 500;
 // The express button (and the wallet sequence) load only for a bag whose API has it configured.
 const ExpressCheckoutButton = lazy(() => import('./ExpressCheckoutButton'));
@@ -54,7 +55,7 @@ function Line({ line, currency, prefix }: { line: LineItem; currency: string; pr
   return (
     <li className="bag-line" data-line-id={line.id}>
       <a className="bag-line__image" href={lineHref(line.url, prefix)} tabIndex={-1} aria-hidden="true">
-        {line.image_url !== null ? <img src={line.image_url} alt="" width="90" height="120" loading="lazy" /> : <span className="bag-line__placeholder" />}
+        <LineImage src={line.image_url} />
       </a>
       <div className="bag-line__body">
         <a className="bag-line__name" href={lineHref(line.url, prefix)}>

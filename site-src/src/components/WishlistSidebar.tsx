@@ -7,6 +7,7 @@ import { addToCart, formatMoney } from '../lib/cart';
 import { notify } from '../lib/notifications';
 import { store, useShopStore, type CartOption } from '../lib/store';
 import { clearWishlist, removeFromWishlist } from '../lib/wishlist';
+import { LineImage } from './LineImage';
 import { Modal } from './Modal';
 
 interface VariantSummary {
@@ -67,7 +68,7 @@ export default function WishlistSidebar(): ReactElement {
             {shown.map(({ item, summary }) => (
               <li className="bag-line" key={item.id}>
                 <a className="bag-line__image" href={summary.url} tabIndex={-1} aria-hidden="true">
-                  {summary.image_url !== null ? <img src={summary.image_url} alt="" width="90" height="120" loading="lazy" /> : <span className="bag-line__placeholder" />}
+                  <LineImage src={summary.image_url} />
                 </a>
                 <div className="bag-line__body">
                   <a className="bag-line__name" href={summary.url}>
