@@ -117,7 +117,12 @@ export interface AddedToBag {
 export type Panel = 'bag' | 'wishlist' | 'search' | 'locale' | 'login' | 'added' | 'newsletter' | null;
 
 export interface StoreState {
-  cart: { data: Cart | null; count: number; loading: boolean };
+  /**
+   * `reduced`: lines the bag lowered to the stock left (line id → the quantity it held), shown on
+   * the line until the shopper changes or removes it. Set by lib/cart.ts only (absent: none), so
+   * the pages that never show a bag do not carry it.
+   */
+  cart: { data: Cart | null; count: number; loading: boolean; reduced?: Record<string, number> };
   /** A promotions sync is running (§2, §5): the bag icons and the bag's Checkout are disabled. */
   promotionsSyncing: boolean;
   customer: { signedIn: boolean; profile: Customer | null };
