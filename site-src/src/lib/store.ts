@@ -91,6 +91,11 @@ export interface WishlistEntry {
   product_id: number;
   variant_id: number;
   name?: string;
+  /**
+   * False when the shopper chose only the colour: `variant_id` is then the colour's first variant,
+   * whose size and length the wishlist must ask for, not assume. Absent (stored before): true.
+   */
+  options_chosen?: boolean;
 }
 
 export interface Notification {
@@ -211,11 +216,6 @@ export const store = createStore<Store>()((set) => ({
     })),
   reset: () => set(initialState()),
 }));
-
-/** Whether a product (any variant, or exactly `variantId`) is in the wishlist. */
-export function isWished(items: WishlistEntry[], productId: number, variantId: number | null): boolean {
-  return items.some((i) => i.product_id === productId && (variantId === null || i.variant_id === variantId));
-}
 
 /** Subscribe a component to a slice of the shared store. */
 export function useShopStore<T>(selector: (state: Store) => T): T {

@@ -2,9 +2,9 @@
 //! (fresh SQLite database): bag, stock rules, wishlist merge, registration and sign-in, password
 //! reset through the email in `storefront dev`'s mailbox (/dev/mail), the locale switch, and a colour change in place on a
 //! product page (no navigation; back restores the colour), and the signed-in account screens and a
-//! not-found order confirmation in every market (errors and axe); the bag's pictures and the bag
-//! over stock (asked for too many, reduced, sold out) (issue 17). Journeys 1 and 3 and the issue-17
-//! ones also at 375 px.
+//! not-found order confirmation in every market (errors and axe); the bag's and the wishlist's
+//! pictures, the bag over stock (asked for too many, reduced, sold out) and a wishlist item saved
+//! without a size (issue 17). Journeys 1 and 3 and the issue-17 ones also at 375 px.
 //! Run against `storefront dev` with its API's SQLite file (the stock journey changes a variant's
 //! stock there and puts it back):
 //! SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:journeys
@@ -454,6 +454,44 @@ describe('shopper journeys', () => {
         await page.getByText('Your shopping bag is empty').waitFor();
         assert.deepEqual(errors, []);
       });
+    });
+
+    journey('issue 17: a wishlist item saved without a size asks for one, and the bag gets the size chosen', viewport, async (context) => {
+      const { page, errors } = await openProduct(context);
+      await page.waitForFunction(() => !document.querySelector('.wishlist-toggle')?.hasAttribute('disabled'));
+      await page.getByRole('button', { name: 'Wishlist: Satin Slip Midi Dress' }).click();
+      await page.waitForFunction(() => document.querySelector('.wishlist-toggle')?.getAttribute('aria-pressed') === 'true');
+      const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('guest-wishlist') ?? 'null'));
+      assert.equal(stored.items[0].options_chosen, false, 'no size was chosen');
+
+      await page.locator('[data-open-wishlist]').filter({ visible: true }).first().click();
+      const sidebar = page.getByRole('dialog', { name: 'WISHLIST' });
+      const item = sidebar.locator('.bag-line');
+      await assertLineImage(item, 'Emerald_Green');
+      // Only the colour is the shopper's: no size or length of the colour's first variant.
+      assert.equal((await item.locator('.bag-line__attrs').innerText()).trim(), 'Color: Emerald Green');
+      const size = item.getByLabel('Size');
+      await size.waitFor();
+      await item.getByRole('button', { name: 'Add to cart Satin Slip Midi Dress' }).click();
+      await item.getByText('Please select a size').waitFor();
+      await item.getByText('Please select a length').waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.id), await size.getAttribute('id'), 'the size takes focus');
+      assert.equal(await page.locator('.header-action__count').filter({ visible: true }).count(), 0, 'nothing went in the bag');
+      assert.deepEqual(await axeViolations(page), []);
+
+      await size.selectOption('12');
+      await item.getByLabel('Length').selectOption('Regular');
+      await item.getByRole('button', { name: 'Add to cart Satin Slip Midi Dress' }).click();
+      await page.getByText('Satin Slip Midi Dress was added to your bag').waitFor();
+      await page.keyboard.press('Escape');
+      await page.goto(`${SITE_URL}/bag`);
+      await hydrated(page);
+      const line = page.locator('main .bag-line');
+      await line.waitFor();
+      assert.match(await line.locator('.bag-line__attrs').innerText(), /Size:\s*12[\s\S]*Length:\s*Regular/);
+      await line.getByRole('button', { name: /Remove/ }).click();
+      await page.getByText('Your shopping bag is empty').waitFor();
+      assert.deepEqual(errors, []);
     });
   }
 });
