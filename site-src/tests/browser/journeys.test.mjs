@@ -59,12 +59,16 @@ async function withStock(sku, body) {
  */
 async function openProduct(context) {
   const opened = await open(context, PRODUCT);
-  const actions = opened.page.locator('[data-island="ProductActions"]');
-  await actions.scrollIntoViewIfNeeded();
-  await opened.page.waitForFunction(() =>
+  await productHydrated(opened.page);
+  return opened;
+}
+
+/** Scrolls to the product page's options and actions and waits until both have hydrated. */
+async function productHydrated(page) {
+  await page.locator('[data-island="ProductActions"]').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() =>
     ['ProductOptions', 'ProductActions'].every((name) => document.querySelector(`[data-island="${name}"]`)?.getAttribute('data-hydrated') === 'true'),
   );
-  return opened;
 }
 
 /** The picture of a bag or wishlist line: the colourway's, loaded, at the widths fitting its box. */
@@ -327,6 +331,8 @@ describe('shopper journeys', () => {
       await page.waitForFunction(() => document.querySelector('.wishlist-toggle')?.getAttribute('aria-pressed') === 'true');
       const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('guest-wishlist') ?? 'null'));
       assert.equal(stored.items.length, 1);
+      // On a phone the heart sits below the fold, under the options, which hydrate once seen.
+      await productHydrated(page);
       assert.equal(stored.items[0].product_id, 101);
 
       await page.locator('[data-open-wishlist]').filter({ visible: true }).first().click();
