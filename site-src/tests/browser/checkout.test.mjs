@@ -105,6 +105,12 @@ async function bagToCheckout(page, errors, prefix, { size, length, fromPopup = f
   await page.goto(`${SITE_URL}${prefix}${PRODUCT}`);
   await hydrated(page, TIMEOUT);
   await checkStep(page, errors, 'product page');
+  // On a phone the options sit below the fold and hydrate only once visible: a tap before that
+  // checks the static radio without the page knowing it.
+  await page.locator('[data-island="ProductActions"]').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() =>
+    ['ProductOptions', 'ProductActions'].every((name) => document.querySelector(`[data-island="${name}"]`)?.getAttribute('data-hydrated') === 'true'),
+  );
   await page.locator('.product-options').getByText(size, { exact: true }).click();
   await page.locator('.product-options').getByText(length, { exact: true }).click();
   await page.locator('.product-actions__add:not([disabled])').click();
