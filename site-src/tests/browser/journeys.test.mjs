@@ -306,6 +306,12 @@ describe('shopper journeys', () => {
       const { page: screen, errors } = await open(context, `${prefix}/order-confirmation${ids}`);
       await screen.getByRole('alert').waitFor();
       await settled(screen);
+      // Only the not-found state (issue 17 item 7): the 404 page's heading, words and links.
+      assert.deepEqual(await screen.getByRole('heading', { level: 1 }).allInnerTexts(), ['Page not found']);
+      assert.equal(await screen.getByRole('alert').innerText(), 'This page could not be found');
+      assert.equal(await screen.getByText('Thank you for your order.').count(), 0);
+      assert.equal(await screen.getByText('Order confirmation', { exact: true }).filter({ visible: true }).count(), 0);
+      assert.equal(await screen.getByRole('link', { name: 'Women' }).last().getAttribute('href'), `${prefix}/browse/womens`);
       assert.deepEqual(await axeViolations(screen), [], `${prefix}/order-confirmation`);
       assert.deepEqual(errors.sort(), [
         `HTTP 404: ${SITE_URL}/api/orders${ids}?market=${prefix === '' ? 'uk' : prefix.slice(1)}`,
@@ -325,14 +331,14 @@ describe('shopper journeys', () => {
 
       await page.goto(`${SITE_URL}${PRODUCT}`);
       await hydrated(page);
+      // On a phone the heart sits below the fold, under the options, which hydrate once seen.
+      await productHydrated(page);
       const toggle = page.getByRole('button', { name: 'Wishlist: Satin Slip Midi Dress' });
       await page.waitForFunction(() => !document.querySelector('.wishlist-toggle')?.hasAttribute('disabled'));
       await toggle.click();
       await page.waitForFunction(() => document.querySelector('.wishlist-toggle')?.getAttribute('aria-pressed') === 'true');
       const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('guest-wishlist') ?? 'null'));
       assert.equal(stored.items.length, 1);
-      // On a phone the heart sits below the fold, under the options, which hydrate once seen.
-      await productHydrated(page);
       assert.equal(stored.items[0].product_id, 101);
 
       await page.locator('[data-open-wishlist]').filter({ visible: true }).first().click();
