@@ -149,6 +149,7 @@ describe('shopper journeys', () => {
       await page.locator(`a[href="${PRODUCT}"]`).filter({ visible: true }).first().click();
       await page.waitForURL(new RegExp(`${PRODUCT}$`), { waitUntil: 'domcontentloaded' });
       await hydrated(page);
+      await productHydrated(page);
       const add = page.locator('.product-actions__add');
       assert.equal(await add.isDisabled(), true, 'Add to bag waits for a size');
       await choose(page, '10');
