@@ -31,6 +31,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
     ),
     (9, include_str!("../migrations/0009_known_device.sql")),
     (10, include_str!("../migrations/0010_cart_cookie_key.sql")),
+    (
+        11,
+        include_str!("../migrations/0011_wishlist_options_chosen.sql"),
+    ),
 ];
 
 /// `($1,$2,…),(…)` for `rows` rows of `cols` columns: the Any driver's query builder writes `?`,

@@ -56,6 +56,14 @@ pub fn page_from_query(query: Option<&str>) -> ApiResult<u64> {
 pub struct WishlistItemInput {
     pub product_id: u64,
     pub variant_id: u64,
+    /// False when the shopper chose only the colour: `variant_id` is then the colour's first
+    /// variant, and its size and length are not the shopper's. Default true.
+    #[serde(default = "chosen")]
+    pub options_chosen: bool,
+}
+
+fn chosen() -> bool {
+    true
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -83,6 +91,8 @@ pub struct WishlistItem {
     pub product_id: u64,
     pub variant_id: u64,
     pub name: Option<String>,
+    /// False: only the colour was chosen (see `WishlistItemInput`).
+    pub options_chosen: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -147,14 +157,15 @@ async fn insert_items(
     for item in items {
         // A pair already on the list is ignored (§4), by the unique key rather than a read first.
         sqlx::query(
-            "INSERT INTO wishlist_item (id, wishlist_id, product_id, variant_id, position) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (wishlist_id, product_id, variant_id) DO NOTHING",
+            "INSERT INTO wishlist_item (id, wishlist_id, product_id, variant_id, position, options_chosen) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (wishlist_id, product_id, variant_id) DO NOTHING",
         )
         .bind(random_id(16))
         .bind(wishlist_id)
         .bind(item.product_id as i64)
         .bind(item.variant_id as i64)
         .bind(next_position())
+        .bind(item.options_chosen as i64)
         .execute(&mut **tx)
         .await?;
     }
@@ -214,6 +225,7 @@ struct ItemRow {
     id: String,
     product_id: i64,
     variant_id: i64,
+    options_chosen: i64,
 }
 
 async fn load(
@@ -230,7 +242,7 @@ async fn load(
     .fetch_all(&mut *conn)
     .await?;
     let items: Vec<ItemRow> = sqlx::query_as(
-        "SELECT wi.wishlist_id, wi.id, wi.product_id, wi.variant_id FROM wishlist_item wi \
+        "SELECT wi.wishlist_id, wi.id, wi.product_id, wi.variant_id, wi.options_chosen FROM wishlist_item wi \
          JOIN wishlist w ON w.id = wi.wishlist_id WHERE w.customer_id = $1 ORDER BY wi.position",
     )
     .bind(customer)
@@ -255,6 +267,7 @@ async fn load(
                     name: catalog
                         .product(item.product_id as u64)
                         .map(|p| p.name.clone()),
+                    options_chosen: item.options_chosen != 0,
                 })
                 .collect();
             Wishlist {

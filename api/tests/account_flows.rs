@@ -585,6 +585,68 @@ async fn guest_wishlist_merges_into_the_first_wishlist(backend: Backend) {
     api.finish().await;
 }
 
+/// A wish saved with only its colour chosen (issue 17 item 3) keeps saying so, through the guest
+/// merge at sign-in and an add; items that do not say count as chosen.
+async fn wishlist_items_say_whether_a_size_was_chosen(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let catalog = api.state.catalog();
+    let pairs: Vec<(u64, u64)> = catalog
+        .products
+        .iter()
+        .take(3)
+        .map(|p| (p.id, p.variants[0].id))
+        .collect();
+    let mut b = api.browser();
+    register(&mut b, "grace@example.com", PW).await;
+    b.post("/api/auth/logout", json!({})).await;
+    let guest = json!([
+        {"product_id": pairs[0].0, "variant_id": pairs[0].1, "options_chosen": false},
+        {"product_id": pairs[1].0, "variant_id": pairs[1].1},
+    ]);
+    let r = b
+        .post(
+            "/api/auth/login",
+            json!({"email": "grace@example.com", "password": PW, "guest_wishlist": guest}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let list = &b.get("/api/wishlists").await.json()["data"][0];
+    let id = list["id"].as_str().unwrap().to_string();
+    let chosen = |list: &serde_json::Value| -> Vec<(u64, bool)> {
+        list["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["variant_id"].as_u64().unwrap(),
+                    i["options_chosen"].as_bool().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(chosen(list), vec![(pairs[0].1, false), (pairs[1].1, true)]);
+    let (p, v) = pairs[2];
+    let added = b
+        .post(
+            &format!("/api/wishlists/{id}/items"),
+            json!({"items": [{"product_id": p, "variant_id": v, "options_chosen": false}]}),
+        )
+        .await
+        .json();
+    assert_eq!(chosen(&added)[2], (v, false));
+    assert_eq!(
+        b.post(
+            &format!("/api/wishlists/{id}/items"),
+            json!({"items": [{"product_id": p, "variant_id": v, "options_chosen": "no"}]}),
+        )
+        .await
+        .status,
+        400
+    );
+    api.finish().await;
+}
+
 fn token_from_outbox(body: &str) -> String {
     body.split("token=")
         .nth(1)
@@ -1106,4 +1168,5 @@ on_both!(
     registration_with_an_invalid_address_stores_nothing,
     registration_custom_fields_round_trip,
     wishlist_items_are_paged_by_fifty,
+    wishlist_items_say_whether_a_size_was_chosen,
 );

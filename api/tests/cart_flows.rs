@@ -515,7 +515,62 @@ async fn the_cart_cookie_holds_a_secret_no_answer_shows(backend: Backend) {
     api.finish().await;
 }
 
+/// The bag's lines show the store's stock, not the snapshot of the last import (issue 17 item 2):
+/// stock the warehouse (or another instance's order) took shows in the very next cart answer.
+async fn bag_lines_show_the_stores_stock(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let mut b = api.browser();
+    let (product, variant, units) = api.variant_with_stock(|n| n >= 3);
+    b.post("/api/cart", json!({})).await;
+    let cart = b
+        .post("/api/cart/items", line(product, variant, 3))
+        .await
+        .json();
+    assert_eq!(
+        cart["line_items"]["physical_items"][0]["available_to_sell"],
+        units
+    );
+    let set = |available: i64| {
+        let pool = api.state.db().pool().clone();
+        async move {
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "UPDATE inventory SET available = CASE WHEN location_id = 1 THEN {available} ELSE 0 END WHERE variant_id = {variant}"
+            )))
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+    };
+    set(2).await;
+    let line = &b.get("/api/cart").await.json()["line_items"]["physical_items"][0];
+    assert_eq!(line["available_to_sell"], 2);
+    assert_eq!(line["low_stock"], true);
+    assert_eq!(line["sold_out"], false);
+    // Lowering to what is left is allowed; asking for more is refused with the spec's words.
+    let id = line["id"].as_str().unwrap().to_string();
+    let refused = b
+        .put(&format!("/api/cart/items/{id}"), json!({"quantity": 4}))
+        .await;
+    assert_eq!(refused.status, 409);
+    assert_eq!(
+        refused.error_message(),
+        "The selected quantity exceeds available stock"
+    );
+    assert_eq!(
+        b.put(&format!("/api/cart/items/{id}"), json!({"quantity": 2}))
+            .await
+            .json()["line_items"]["physical_items"][0]["quantity"],
+        2
+    );
+    set(0).await;
+    let line = &b.get("/api/cart").await.json()["line_items"]["physical_items"][0];
+    assert_eq!(line["available_to_sell"], 0);
+    assert_eq!(line["sold_out"], true);
+    api.finish().await;
+}
+
 on_both!(
+    bag_lines_show_the_stores_stock,
     the_cart_cookie_holds_a_secret_no_answer_shows,
     option_availability_follows_the_section_4_rules,
     guest_cart_from_create_to_delete,

@@ -73,4 +73,41 @@ async fn variants_are_priced_per_market_with_stock(backend: Backend) {
     api.finish().await;
 }
 
-on_both!(variants_are_priced_per_market_with_stock);
+/// Wishlist items and bag lines show their colourway's picture (the product card's), not a grey
+/// box: the export's variants carry no image of their own.
+async fn items_show_their_colourways_image(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let mut b = api.browser();
+    // Satin Slip Midi Dress: 10 Regular in Emerald Green and 6 Regular in Gold, each its own.
+    let (emerald, gold) = (10008u64, 10044u64);
+    let answer = b
+        .get(&format!(
+            "/api/variants?variant_ids={emerald},{gold}&market=eu"
+        ))
+        .await
+        .json();
+    assert_eq!(
+        answer["data"][0]["image_url"],
+        "/media/products/274674_Emerald_Green_1.svg"
+    );
+    assert_eq!(
+        answer["data"][1]["image_url"],
+        "/media/products/274674_Gold_1.svg"
+    );
+
+    b.post("/api/cart", json!({})).await;
+    let cart = b
+        .post("/api/cart/items", line(101, emerald, 1))
+        .await
+        .json();
+    assert_eq!(
+        cart["line_items"]["physical_items"][0]["image_url"],
+        "/media/products/274674_Emerald_Green_1.svg"
+    );
+    api.finish().await;
+}
+
+on_both!(
+    variants_are_priced_per_market_with_stock,
+    items_show_their_colourways_image
+);

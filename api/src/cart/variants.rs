@@ -2,7 +2,7 @@
 //! price in the market's currency, the options, whether it can be bought, and live stock — priced
 //! and stocked exactly as a bag line would be (the store's prices, the stock snapshot).
 
-use super::view::{line_url, variant_options};
+use super::view::{line_image, line_url, variant_options};
 use crate::bag::{LineOption, decimal, variant_prices};
 use crate::error::ApiResult;
 use crate::session::market_from_query;
@@ -91,7 +91,7 @@ async fn variant_summaries(
             sku: price.sku.clone(),
             name: product.name.clone(),
             url: market.path(&line_url(product, variant)),
-            image_url: variant.image_url.clone(),
+            image_url: Some(line_image(&catalog, product, variant)),
             is_gift_card: product.is_gift_card,
             list_price: decimal(price.list),
             sale_price: decimal(price.unit),

@@ -6,8 +6,9 @@ use crate::catalog::find_variant;
 use crate::error::ApiResult;
 use crate::session::Shopper;
 use crate::state::AppState;
+use crate::stock::rows::{StockSnapshot, stock_rows};
 use crate::store::Db;
-use domain::catalog::{OptionKind, Product, Variant};
+use domain::catalog::{Catalog, Colourway, OptionKind, Product, Variant};
 use domain::market::Market;
 use domain::money::Money;
 use domain::url::product_path;
@@ -147,15 +148,23 @@ pub async fn render(
     cart: &CartRow,
 ) -> ApiResult<CartView> {
     let bag = priced_bag(conn, state, market, &cart.id).await?;
-    Ok(render_bag(state, market, cart, &bag))
+    // The bag's stock from the store, not the in-memory snapshot: a line the shop can no longer
+    // fill in full (stock changed by another instance's order or by the warehouse) must say so
+    // here, before checkout, and its quantity field cannot offer more than is left.
+    let stock = stock_rows(conn, Some(&bag.variant_ids())).await?;
+    Ok(render_bag(state, market, cart, &bag, &stock))
 }
 
-/// The cart view of a bag already priced (the checkout shows its lines from the bag it charges).
-pub fn render_bag(state: &AppState, market: &Market, cart: &CartRow, bag: &PricedBag) -> CartView {
-    // Display only: the snapshot of the store's stock is enough here, and saves a query. The
-    // decisions (add, update, merge) read the store inside their transactions.
+/// The cart view of a bag already priced (the checkout shows its lines from the bag it charges),
+/// with each line's stock from `stock`.
+pub fn render_bag(
+    state: &AppState,
+    market: &Market,
+    cart: &CartRow,
+    bag: &PricedBag,
+    stock: &StockSnapshot,
+) -> CartView {
     let deduct = state.config().deduct_location_2_outside_uk;
-    let snapshot = state.stock_snapshot();
     let catalog = state.catalog();
     let mut items = LineItems::default();
     let mut count = 0i64;
@@ -166,7 +175,7 @@ pub fn render_bag(state: &AppState, market: &Market, cart: &CartRow, bag: &Price
         };
         let off = bag.discounts.line(&line.item_id);
         count += line.quantity;
-        let live = crate::stock::shown(&snapshot, market, deduct, line.variant_id);
+        let live = crate::stock::shown(stock, market, deduct, line.variant_id);
         let item = LineItem {
             id: line.item_id.clone(),
             product_id: product.id,
@@ -176,7 +185,7 @@ pub fn render_bag(state: &AppState, market: &Market, cart: &CartRow, bag: &Price
             name: line.name.clone(),
             quantity: line.quantity,
             url: market.path(&line_url(product, variant)),
-            image_url: variant.image_url.clone(),
+            image_url: Some(line_image(&catalog, product, variant)),
             is_gift_card: product.is_gift_card,
             list_price: decimal(line.list),
             sale_price: decimal(line.unit),
@@ -234,17 +243,38 @@ pub async fn render_after_commit(
     render(&mut conn, state, market, cart).await
 }
 
-pub(super) fn line_url(product: &Product, variant: &Variant) -> String {
-    let colourway = product
+/// The colourway a variant belongs to (the product's first when the export leaves it out).
+fn colourway_of<'a>(product: &'a Product, variant: &Variant) -> Option<&'a Colourway> {
+    product
         .colourways
         .iter()
         .find(|c| c.variant_ids.contains(&variant.id))
-        .or(product.colourways.first());
+        .or(product.colourways.first())
+}
+
+pub(super) fn line_url(product: &Product, variant: &Variant) -> String {
     product_path(
         product.id,
         &product.slug,
-        colourway.map_or("", |c| c.segment.as_str()),
+        colourway_of(product, variant).map_or("", |c| c.segment.as_str()),
     )
+}
+
+/// The picture a bag line, wishlist item or checkout line shows: the variant's own image when the
+/// export gives one, else its colourway's first picture (the one the product card and the product
+/// page open with), else the store's fallback image, as the static pages do.
+pub(super) fn line_image(catalog: &Catalog, product: &Product, variant: &Variant) -> String {
+    variant
+        .image_url
+        .clone()
+        .or_else(|| {
+            colourway_of(product, variant)?
+                .media
+                .iter()
+                .find(|m| !m.video)
+                .map(|m| m.src.clone())
+        })
+        .unwrap_or_else(|| catalog.store.fallback_image.clone())
 }
 
 /// A line's options as the bag shows them: the variant's, then the shopper's modifiers.

@@ -2,18 +2,22 @@
 // Everything shown comes from the API's cart: prices, totals and live stock per line.
 import { lazy, Suspense, useEffect, useRef, useState, type ReactElement } from 'react';
 import { marketOf, prefixOf } from '../lib/api';
-import { checkoutBlocked, checkoutEntry, formatMoney, lineAttributes, removeItem, setQuantity } from '../lib/cart';
+import { checkoutBlocked, checkoutEntry, formatMoney, heldQuantity, lineAttributes, quantityLimit, removeItem, setQuantity } from '../lib/cart';
+import { bagLineState, lineStockText, REMOVE_SOLD_OUT, STOCK_EXCEEDED } from '../lib/stock-copy';
 import { cartLines, store, useShopStore, type LineItem } from '../lib/store';
+import { LineImage } from './LineImage';
 
 export const QUANTITY_DEBOUNCE_MS = 500;
 // The express button (and the wallet sequence) load only for a bag whose API has it configured.
 const ExpressCheckoutButton = lazy(() => import('./ExpressCheckoutButton'));
-const MAX_QUANTITY = 999;
-
 export { lineAttributes };
 
-/** Quantity stepper: shows the shopper's number at once, sends it once they pause for 500 ms. */
-function Quantity({ line }: { line: LineItem }): ReactElement {
+/**
+ * Quantity stepper: shows the shopper's number at once and sends it once they pause for 500 ms;
+ * it never offers more than is left, and whenever the bag refuses a number it shows again what the
+ * bag holds. Asking for more than is left says so once, on the line.
+ */
+function Quantity({ line, onExceeded }: { line: LineItem; onExceeded: (exceeded: boolean) => void }): ReactElement {
   const [wanted, setWanted] = useState(line.quantity);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => setWanted(line.quantity), [line.quantity]);
@@ -21,12 +25,22 @@ function Quantity({ line }: { line: LineItem }): ReactElement {
     if (timer.current !== null) clearTimeout(timer.current);
   }, []);
   const change = (next: number): void => {
-    const quantity = Math.min(MAX_QUANTITY, Math.max(1, next));
+    if (next > quantityLimit(line)) {
+      onExceeded(true);
+      return;
+    }
+    onExceeded(false);
+    const quantity = Math.max(1, next);
     setWanted(quantity);
     if (timer.current !== null) clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       timer.current = null;
-      if (quantity !== line.quantity) void setQuantity(line, quantity);
+      if (quantity === line.quantity) return;
+      void setQuantity(line, quantity).then((result) => {
+        if (result === 'ok') return;
+        setWanted(heldQuantity(line));
+        if (result === 'stock') onExceeded(true);
+      });
     }, QUANTITY_DEBOUNCE_MS);
   };
   return (
@@ -51,10 +65,13 @@ function lineHref(url: string, prefix: string): string {
 
 function Line({ line, currency, prefix }: { line: LineItem; currency: string; prefix: string }): ReactElement {
   const onSale = line.sale_price < line.list_price;
+  const reducedFrom = useShopStore((state) => state.cart.reduced?.[line.id]);
+  const [exceeded, setExceeded] = useState(false);
+  const stock = lineStockText(bagLineState(line, reducedFrom), line.quantity, reducedFrom ?? null);
   return (
     <li className="bag-line" data-line-id={line.id}>
       <a className="bag-line__image" href={lineHref(line.url, prefix)} tabIndex={-1} aria-hidden="true">
-        {line.image_url !== null ? <img src={line.image_url} alt="" width="90" height="120" loading="lazy" /> : <span className="bag-line__placeholder" />}
+        <LineImage src={line.image_url} />
       </a>
       <div className="bag-line__body">
         <a className="bag-line__name" href={lineHref(line.url, prefix)}>
@@ -67,16 +84,18 @@ function Line({ line, currency, prefix }: { line: LineItem; currency: string; pr
             </div>
           ))}
         </dl>
-        <Quantity line={line} />
+        {/* A sold-out line cannot change quantity: it can only leave the bag. */}
+        {!line.sold_out && <Quantity line={line} onExceeded={setExceeded} />}
+        {exceeded && (
+          <p className="bag-line__stock" role="alert">
+            {STOCK_EXCEEDED}
+          </p>
+        )}
         <p className="bag-line__price">
           {onSale && <s className="price__was">{formatMoney(line.extended_list_price, currency)}</s>}{' '}
           <span className={onSale ? 'price__now price__now--sale' : 'price__now'}>{formatMoney(line.extended_sale_price, currency)}</span>
         </p>
-        {line.sold_out ? (
-          <p className="bag-line__stock bag-line__stock--out">Sold Out</p>
-        ) : (
-          line.low_stock && <p className="bag-line__stock">There are less than 5 of these left</p>
-        )}
+        {stock !== null && <p className={line.sold_out ? 'bag-line__stock bag-line__stock--out' : 'bag-line__stock'}>{stock}</p>}
         <button type="button" className="bag-line__remove link-button" onClick={() => void removeItem(line)}>
           Remove<span className="visually-hidden"> {line.name}</span>
         </button>
@@ -104,6 +123,9 @@ export function BagContents({ inSidebar }: { inSidebar: boolean }): ReactElement
   }
   const currency = cart.currency.code;
   const blocked = checkoutBlocked(cart, loading, syncing) || checkingOut;
+  const soldOut = lines.some((line) => line.sold_out);
+  // The sidebar and /bag can both be on screen: each its own id.
+  const soldOutId = inSidebar ? 'bag-sold-out-sidebar' : 'bag-sold-out';
   return (
     <div className="bag" aria-busy={loading || syncing}>
       <ul className="bag__lines">
@@ -122,10 +144,16 @@ export function BagContents({ inSidebar }: { inSidebar: boolean }): ReactElement
             <span>SHIPPING</span> <span>FREE</span>
           </p>
         )}
+        {soldOut && (
+          <p className="bag__sold-out" id={soldOutId}>
+            {REMOVE_SOLD_OUT}
+          </p>
+        )}
         <button
           type="button"
           className="btn btn--primary bag__checkout"
           disabled={blocked}
+          aria-describedby={soldOut ? soldOutId : undefined}
           onClick={() => {
             setCheckingOut(true);
             window.location.assign(checkoutEntry(prefix));

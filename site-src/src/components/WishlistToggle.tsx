@@ -4,19 +4,20 @@
 import type { ReactElement } from 'react';
 import { useShopStore } from '../lib/store';
 import { HEART_PATH } from '../lib/icons';
-import { isWished } from '../lib/store';
 
 export interface WishlistToggleProps {
   productId: number;
   /** Null until the page knows a variant (the toggle is then disabled). */
   variantId: number | null;
+  /** False when `variantId` only stands for the chosen colour (no size or length chosen yet). */
+  optionsChosen: boolean;
   name: string;
 }
 
 
-export function WishlistToggle({ productId, variantId, name }: WishlistToggleProps): ReactElement {
-  const items = useShopStore((state) => state.wishlist.items);
-  const wished = isWished(items, productId, null);
+export function WishlistToggle({ productId, variantId, optionsChosen, name }: WishlistToggleProps): ReactElement {
+  // Per product: any of its variants wished counts as "on" (as toggleWishlist removes it).
+  const wished = useShopStore((state) => state.wishlist.items.some((i) => i.product_id === productId));
   return (
     <button
       type="button"
@@ -26,7 +27,7 @@ export function WishlistToggle({ productId, variantId, name }: WishlistTogglePro
       disabled={variantId === null}
       onClick={() => {
         if (variantId !== null) {
-          void import('../lib/shop-actions').then(({ toggleWishlist }) => toggleWishlist({ product_id: productId, variant_id: variantId, name }));
+          void import('../lib/shop-actions').then(({ toggleWishlist }) => toggleWishlist({ product_id: productId, variant_id: variantId, options_chosen: optionsChosen, name }));
         }
       }}
     >

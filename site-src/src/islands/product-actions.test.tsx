@@ -73,4 +73,21 @@ describe('ProductActions', () => {
     fireEvent.change(screen.getByLabelText('Your email *'), { target: { value: 'me@example.co.uk' } });
     expect(addButton().disabled).toBe(false);
   });
+
+  // Issue 17 item 3: the colour's first variant stands for a wish without a size, marked as such.
+  it('saves a wish with nothing chosen as the colour only, and a chosen size as chosen', async () => {
+    render(<ProductActions {...dress} />);
+    await waitFor(() => expect(store.getState().stock[dress.productId]).toBeDefined());
+    const heart = screen.getByRole('button', { name: /^Wishlist:/ });
+    choose(dress.productId, null);
+    fireEvent.click(heart);
+    await waitFor(() => expect(store.getState().wishlist.items).toHaveLength(1));
+    expect(store.getState().wishlist.items[0]).toMatchObject({ variant_id: 501, options_chosen: false });
+    fireEvent.click(heart);
+    await waitFor(() => expect(store.getState().wishlist.items).toHaveLength(0));
+    choose(dress.productId, 503);
+    fireEvent.click(heart);
+    await waitFor(() => expect(store.getState().wishlist.items).toHaveLength(1));
+    expect(store.getState().wishlist.items[0]).toMatchObject({ variant_id: 503, options_chosen: true });
+  });
 });

@@ -175,7 +175,7 @@ export default function ProductActions(pageProps: ProductActionsProps): ReactEle
         <button type="button" className="btn btn--primary product-actions__add" disabled={!enabled} onClick={(event) => void add(event.currentTarget)}>
           {adding ? 'Adding...' : stockState === 'sold-out' ? 'Sold Out' : 'Add to bag'}
         </button>
-        <WishlistToggle productId={productId} variantId={wishVariant} name={props.name} />
+        <WishlistToggle productId={productId} variantId={wishVariant} optionsChosen={variantId !== null} name={props.name} />
       </div>
       {stockState === 'sold-out' && variantId !== null && (
         <Suspense fallback={null}>

@@ -14,8 +14,8 @@ interface SignedIn {
   cart: Cart | null;
 }
 
-function guestItems(): { product_id: number; variant_id: number }[] {
-  return readGuestWishlist().map((i) => ({ product_id: i.product_id, variant_id: i.variant_id }));
+function guestItems(): { product_id: number; variant_id: number; options_chosen: boolean }[] {
+  return readGuestWishlist().map((i) => ({ product_id: i.product_id, variant_id: i.variant_id, options_chosen: i.options_chosen !== false }));
 }
 
 /**

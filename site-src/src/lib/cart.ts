@@ -99,19 +99,71 @@ export async function addToCart(line: {
   return cart;
 }
 
-export async function setQuantity(item: LineItem, quantity: number): Promise<void> {
+/** The most the quantity field offers: what is left when stock is tracked, else `MAX_QUANTITY`. */
+export const MAX_QUANTITY = 999;
+export function quantityLimit(line: Pick<LineItem, 'available_to_sell'>): number {
+  return line.available_to_sell === null ? MAX_QUANTITY : Math.min(MAX_QUANTITY, Math.max(0, line.available_to_sell));
+}
+
+/** The line's quantity in the store's cart now (the shopper's change may have been refused). */
+export function heldQuantity(item: Pick<LineItem, 'id' | 'quantity'>): number {
+  return cartLines(store.getState().cart.data).find((l) => l.id === item.id)?.quantity ?? item.quantity;
+}
+
+/** Sets the lines the bag reduced to the stock left (see the store's `cart.reduced`). */
+export function setReduced(reduced: Record<string, number>): void {
+  store.setState((state) => ({ cart: { ...state.cart, reduced } }));
+}
+
+function forgetReduced(itemId: string): void {
+  const { [itemId]: gone, ...rest } = store.getState().cart.reduced ?? {};
+  if (gone !== undefined) setReduced(rest);
+}
+
+/**
+ * Sets a line's quantity. 'stock': the API refused it for the stock left (the caller says so on the
+ * line, once, rather than in a notification); 'failed': any other refusal, notified. Either way the
+ * cart is reloaded, so the line shows what the bag holds.
+ */
+export async function setQuantity(item: LineItem, quantity: number): Promise<'ok' | 'stock' | 'failed'> {
   try {
     const cart = await withLoading(() => api<Cart>('PUT', `/cart/items/${encodeURIComponent(item.id)}`, { quantity }));
+    forgetReduced(item.id);
     keep(cart);
+    return 'ok';
   } catch (error) {
-    notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
+    const stock = error instanceof ApiError && error.code === 'insufficient_stock';
+    if (!stock) notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
     await loadCart().catch(() => undefined);
+    return stock ? 'stock' : 'failed';
   }
+}
+
+/** Lines holding more than is left (and something is left): the bag lowers them to it (§4). */
+export function linesOverStock(cart: Cart | null): LineItem[] {
+  return cartLines(cart).filter((l) => l.available_to_sell !== null && l.available_to_sell > 0 && l.quantity > l.available_to_sell);
+}
+
+/**
+ * Lowers every line above the stock left to what is left and remembers what it held, for the
+ * line's 'Quantity reduced' mark. Sold-out lines stay: the shopper removes them (§4).
+ */
+async function reduceToStock(cart: Cart | null): Promise<void> {
+  const over = linesOverStock(cart);
+  if (over.length === 0) return;
+  const reduced = { ...store.getState().cart.reduced };
+  for (const line of over) {
+    const cut = await withLoading(() => api<Cart>('PUT', `/cart/items/${encodeURIComponent(line.id)}`, { quantity: line.available_to_sell }));
+    reduced[line.id] = line.quantity;
+    keep(cut);
+  }
+  setReduced(reduced);
 }
 
 export async function removeItem(item: LineItem): Promise<void> {
   try {
     const cart = await withLoading(() => api<Cart>('DELETE', `/cart/items/${encodeURIComponent(item.id)}`));
+    forgetReduced(item.id);
     keep(cart);
     track('remove_from_cart', { product_id: item.product_id, variant_id: item.variant_id, sku: item.sku, quantity: item.quantity });
   } catch (error) {
@@ -122,8 +174,8 @@ export async function removeItem(item: LineItem): Promise<void> {
 /** Opening the bag (§4): reload the cart (its lines carry live stock), then send view_cart. */
 export async function refreshBag(): Promise<void> {
   try {
-    const cart = await loadCart();
-    track('view_cart', { items: cartLines(cart).map((l) => ({ sku: l.sku, quantity: l.quantity })) });
+    await reduceToStock(await loadCart());
+    track('view_cart', { items: cartLines(store.getState().cart.data).map((l) => ({ sku: l.sku, quantity: l.quantity })) });
   } catch (error) {
     notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
   }

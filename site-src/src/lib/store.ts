@@ -91,6 +91,11 @@ export interface WishlistEntry {
   product_id: number;
   variant_id: number;
   name?: string;
+  /**
+   * False when the shopper chose only the colour: `variant_id` is then the colour's first variant,
+   * whose size and length the wishlist must ask for, not assume. Absent (stored before): true.
+   */
+  options_chosen?: boolean;
 }
 
 export interface Notification {
@@ -117,7 +122,12 @@ export interface AddedToBag {
 export type Panel = 'bag' | 'wishlist' | 'search' | 'locale' | 'login' | 'added' | 'newsletter' | null;
 
 export interface StoreState {
-  cart: { data: Cart | null; count: number; loading: boolean };
+  /**
+   * `reduced`: lines the bag lowered to the stock left (line id → the quantity it held), shown on
+   * the line until the shopper changes or removes it. Set by lib/cart.ts only (absent: none), so
+   * the pages that never show a bag do not carry it.
+   */
+  cart: { data: Cart | null; count: number; loading: boolean; reduced?: Record<string, number> };
   /** A promotions sync is running (§2, §5): the bag icons and the bag's Checkout are disabled. */
   promotionsSyncing: boolean;
   customer: { signedIn: boolean; profile: Customer | null };
@@ -206,11 +216,6 @@ export const store = createStore<Store>()((set) => ({
     })),
   reset: () => set(initialState()),
 }));
-
-/** Whether a product (any variant, or exactly `variantId`) is in the wishlist. */
-export function isWished(items: WishlistEntry[], productId: number, variantId: number | null): boolean {
-  return items.some((i) => i.product_id === productId && (variantId === null || i.variant_id === variantId));
-}
 
 /** Subscribe a component to a slice of the shared store. */
 export function useShopStore<T>(selector: (state: Store) => T): T {

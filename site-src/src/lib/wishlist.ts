@@ -4,13 +4,11 @@ import { api } from './api';
 import { notify } from './notifications';
 import { store, type WishlistEntry } from './store';
 
-export { isWished } from './store';
-
 export const GUEST_WISHLIST_KEY = 'guest-wishlist';
 
 interface ApiWishlist {
   id: string;
-  items: { id: string; product_id: number; variant_id: number; name: string | null }[];
+  items: { id: string; product_id: number; variant_id: number; name: string | null; options_chosen: boolean }[];
 }
 
 /** The guest wishlist from storage; an empty one is created when absent or unreadable. */
@@ -45,7 +43,13 @@ export function addGuestItem(items: WishlistEntry[], item: Omit<WishlistEntry, '
 }
 
 function fromApi(list: ApiWishlist): WishlistEntry[] {
-  return list.items.map((i) => ({ id: i.id, product_id: i.product_id, variant_id: i.variant_id, ...(i.name === null ? {} : { name: i.name }) }));
+  return list.items.map((i) => ({
+    id: i.id,
+    product_id: i.product_id,
+    variant_id: i.variant_id,
+    options_chosen: i.options_chosen,
+    ...(i.name === null ? {} : { name: i.name }),
+  }));
 }
 
 async function customerWishlist(): Promise<ApiWishlist> {
@@ -73,7 +77,7 @@ export async function addToWishlist(item: Omit<WishlistEntry, 'id'>): Promise<vo
   }
   const id = wishlist.id ?? (await customerWishlist()).id;
   const list = await api<ApiWishlist>('POST', `/wishlists/${encodeURIComponent(id)}/items`, {
-    items: [{ product_id: item.product_id, variant_id: item.variant_id }],
+    items: [{ product_id: item.product_id, variant_id: item.variant_id, options_chosen: item.options_chosen !== false }],
   });
   store.getState().setWishlist(list.id, fromApi(list));
 }

@@ -61,6 +61,23 @@ describe('order confirmation', () => {
     expect(purchases()).toHaveLength(0);
   });
 
+  it('shows only the not-found state: the 404 heading and links in place of the shell page head', async () => {
+    document.body.innerHTML = '<div class="shell"><div class="page-head"><h1 class="page-title">Order confirmation</h1></div><div id="screen"></div></div>';
+    document.title = 'Order confirmation | Maison Lark';
+    stubLocation(PATH.replace('/order-confirmation', '/eu/order-confirmation'));
+    stubFetch({ [GET]: apiError(404, 'not_found', 'Not found') });
+    render(<OrderConfirmationScreen prefix="/eu" />, { container: document.getElementById('screen') ?? undefined });
+    await screen.findByRole('alert');
+    expect(screen.getAllByRole('heading').map((h) => h.textContent)).toEqual(['Page not found']);
+    expect(document.title).toBe('Page not found | Maison Lark');
+    expect(screen.getAllByRole('link').map((a) => `${a.textContent} ${a.getAttribute('href')}`)).toEqual([
+      'Home /eu',
+      'Women /eu/browse/womens',
+      'Men /eu/browse/mens',
+      'Other Stuff /eu/other-stuff',
+    ]);
+  });
+
   it('offers a guest an account for the checkout email (read-only), title and a §5 password, then my-account', async () => {
     const assign = stubLocation(`/us${PATH}`);
     const calls = stubFetch({ [GET]: { status: 200, body: order() }, [ACCOUNT]: { status: 201, body: { status: 'created' } } });

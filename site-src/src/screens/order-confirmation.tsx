@@ -4,13 +4,14 @@
 // delivery address and method, the purchase event (once per order), and for guests an account.
 import { useEffect, useState, type ReactElement } from 'react';
 import { AddressBlock } from '../components/AddressBlock';
+import { NOT_FOUND, NotFoundState } from '../components/NotFoundState';
 import { OrderSummary } from '../components/OrderSummary';
 import { GuestAccountOffer } from '../features/checkout/guest-account';
 import { trackPurchaseOnce } from '../features/checkout/purchase-tracking';
 import { ApiError } from '../lib/api';
 import { confirmationIds, loadConfirmation, type Order } from '../lib/orders';
 
-export const NOT_FOUND = 'This page could not be found';
+export { NOT_FOUND };
 
 export default function OrderConfirmationScreen({ prefix }: { prefix: string }): ReactElement {
   const [ids] = useState(() => confirmationIds(window.location.pathname));
@@ -29,6 +30,8 @@ export default function OrderConfirmationScreen({ prefix }: { prefix: string }):
       // 404: not this browser's or customer's order (or no such order): the not-found state.
       .catch((error: unknown) => setFailed(error instanceof ApiError && error.status === 404 ? NOT_FOUND : error instanceof Error ? error.message : String(error)));
   }, [ids]);
+  // Not this shopper's order, or none: only the not-found state shows (issue 17 item 7).
+  if (failed === NOT_FOUND) return <NotFoundState prefix={prefix} />;
   if (failed !== null) return <p role="alert">{failed}</p>;
   if (order === null || ids === null) return <p aria-busy="true">Loading...</p>;
   return (

@@ -105,6 +105,12 @@ async function bagToCheckout(page, errors, prefix, { size, length, fromPopup = f
   await page.goto(`${SITE_URL}${prefix}${PRODUCT}`);
   await hydrated(page, TIMEOUT);
   await checkStep(page, errors, 'product page');
+  // On a phone the options sit below the fold and hydrate only once visible: a tap before that
+  // checks the static radio without the page knowing it.
+  await page.locator('[data-island="ProductActions"]').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() =>
+    ['ProductOptions', 'ProductActions'].every((name) => document.querySelector(`[data-island="${name}"]`)?.getAttribute('data-hydrated') === 'true'),
+  );
   await page.locator('.product-options').getByText(size, { exact: true }).click();
   await page.locator('.product-options').getByText(length, { exact: true }).click();
   await page.locator('.product-actions__add:not([disabled])').click();
@@ -310,6 +316,34 @@ describe('checkout journeys', { skip: problem ?? false }, () => {
     });
   }
 
+  /**
+   * The confirmation's address opened by another shopper (a shared or leaked link): only the
+   * not-found state, never the order nor 'Thank you for your order.' (issue 17 item 7).
+   */
+  async function notAnotherShoppersOrder(url, viewport) {
+    const context = await shared.newContext(viewport);
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(TIMEOUT);
+      const errors = watchErrors(page);
+      await page.goto(url);
+      await hydrated(page, TIMEOUT);
+      await page.getByRole('alert').filter({ hasText: 'This page could not be found' }).waitFor();
+      assert.deepEqual(await page.getByRole('heading', { level: 1 }).allInnerTexts(), ['Page not found']);
+      assert.equal(await page.getByText('Thank you for your order.').count(), 0);
+      assert.equal(await page.locator('[data-order-number]').count(), 0);
+      assert.deepEqual(await axeViolationsInPage(page), []);
+      const path = new URL(url).pathname.replace(/^\/(us|eu)\//, '/');
+      const market = new URL(url).pathname.match(/^\/(us|eu)\//)?.[1] ?? 'uk';
+      assert.deepEqual(errors.sort(), [
+        `HTTP 404: ${SITE_URL}/api/orders${path.replace('/order-confirmation', '')}?market=${market}`,
+        'console: Failed to load resource: the server responded with a status of 404 (Not Found)',
+      ].sort());
+    } finally {
+      await context.close();
+    }
+  }
+
   const guestJourney = (prefix, viewport, size) =>
     journey(`1: a guest pays by card and creates an account from the confirmation in ${prefix || '/'}`, viewport, async (page, errors) => {
       const email = newEmail(`guest${prefix.replace('/', '-')}`);
@@ -334,6 +368,7 @@ describe('checkout journeys', { skip: problem ?? false }, () => {
       await page.getByRole('button', { name: 'Place order' }).click();
       assert.match((await tokens).postData(), /"number":"4242424242424242"/);
       const number = await confirmation(page, errors, prefix, { total, method });
+      await notAnotherShoppersOrder(page.url(), viewport);
       assert.ok(toApi.length > 0 && toApi.every((body) => !/4242\s?4242|"cvc"/.test(body)), `card details sent to /api: ${toApi.join('\n')}`);
 
       // The offer to a guest: the checkout's email, filled in and read-only.

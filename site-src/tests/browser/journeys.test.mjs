@@ -2,9 +2,14 @@
 //! (fresh SQLite database): bag, stock rules, wishlist merge, registration and sign-in, password
 //! reset through the email in `storefront dev`'s mailbox (/dev/mail), the locale switch, and a colour change in place on a
 //! product page (no navigation; back restores the colour), and the signed-in account screens and a
-//! not-found order confirmation in every market (errors and axe). Journeys 1 and 3 also at 375 px.
-//! Run against `storefront dev`: SITE_URL=http://127.0.0.1:8099 npm run test:journeys
+//! not-found order confirmation in every market (errors and axe); the bag's and the wishlist's
+//! pictures, the bag over stock (asked for too many, reduced, sold out) and a wishlist item saved
+//! without a size (issue 17). Journeys 1 and 3 and the issue-17 ones also at 375 px.
+//! Run against `storefront dev` with its API's SQLite file (the stock journey changes a variant's
+//! stock there and puts it back):
+//! SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:journeys
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { openMail as openMailbox, registerAndConfirm } from './accounts.mjs';
 import { axeViolations, chromiumMissing, hydrated, launch, openPage } from './chromium.mjs';
@@ -14,7 +19,68 @@ const PRODUCT = '/p/101/satin-slip-midi-dress/Emerald_Green';
 const TIMEOUT = 15_000;
 const PASSWORD = 'Lark2026pass';
 
-const problem = SITE_URL === '' ? 'SITE_URL is not set' : chromiumMissing();
+const API_DB = process.env.API_DB ?? '';
+const STOCK = 'The selected quantity exceeds available stock';
+
+const problem =
+  SITE_URL === '' ? 'SITE_URL is not set' : API_DB === '' ? "API_DB (the API's SQLite file) is not set" : chromiumMissing();
+
+function sql(statement) {
+  return execFileSync('sqlite3', [API_DB, statement]).toString().trim();
+}
+
+/**
+ * Runs `body` with `sku`'s stock set by `setTo(location)` (a number per warehouse), then puts the
+ * stock back as it was, whatever happened.
+ */
+async function withStock(sku, body) {
+  const variant = sql(`SELECT variant_id FROM catalog_variant WHERE sku = '${sku}';`);
+  assert.match(variant, /^[0-9]+$/, `no variant ${sku}`);
+  const rows = sql(`SELECT location_id || ':' || available FROM inventory WHERE variant_id = ${variant} ORDER BY location_id;`).split('\n');
+  const set = (byLocation) => {
+    for (const row of rows) {
+      const location = row.split(':')[0];
+      sql(`UPDATE inventory SET available = ${byLocation[location] ?? 0} WHERE variant_id = ${variant} AND location_id = ${location};`);
+    }
+  };
+  try {
+    await body(set);
+  } finally {
+    for (const row of rows) {
+      const [location, available] = row.split(':');
+      sql(`UPDATE inventory SET available = ${available} WHERE variant_id = ${variant} AND location_id = ${location};`);
+    }
+  }
+}
+
+/**
+ * The product page with its options and actions hydrated: on a phone they sit below the fold and
+ * hydrate only once scrolled to, and a choice made before that never reaches the page's state.
+ */
+async function openProduct(context) {
+  const opened = await open(context, PRODUCT);
+  await productHydrated(opened.page);
+  return opened;
+}
+
+/** Scrolls to the product page's options and actions and waits until both have hydrated. */
+async function productHydrated(page) {
+  await page.locator('[data-island="ProductActions"]').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() =>
+    ['ProductOptions', 'ProductActions'].every((name) => document.querySelector(`[data-island="${name}"]`)?.getAttribute('data-hydrated') === 'true'),
+  );
+}
+
+/** The picture of a bag or wishlist line: the colourway's, loaded, at the widths fitting its box. */
+async function assertLineImage(line, colour) {
+  const img = line.locator('.bag-line__image img');
+  await img.waitFor();
+  assert.equal(await line.locator('.bag-line__placeholder').count(), 0, 'a grey box instead of the picture');
+  assert.match(await img.getAttribute('src'), new RegExp(`274674_${colour}_1\\.svg\\?w=200&`));
+  assert.match(await img.getAttribute('srcset'), /\?w=200&fmt=auto&qlt=default 200w, .*\?w=415&fmt=auto&qlt=default 415w$/);
+  assert.equal(await img.getAttribute('sizes'), '90px');
+  await line.page().waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle());
+}
 
 let emails = 0;
 /** A new address per use: every journey registers its own customer on the shared database. */
@@ -22,6 +88,9 @@ function newEmail(label) {
   emails += 1;
   return `${label}.${Date.now()}.${emails}@example.com`;
 }
+
+/** A price as minor units ('£1,234.50' → 123450). */
+const minor = (text) => Math.round(Number(text.replace(/[^0-9.]/g, '')) * 100);
 
 const openMail = (page, email, subject) => openMailbox(page, SITE_URL, email, subject, TIMEOUT);
 
@@ -80,6 +149,7 @@ describe('shopper journeys', () => {
       await page.locator(`a[href="${PRODUCT}"]`).filter({ visible: true }).first().click();
       await page.waitForURL(new RegExp(`${PRODUCT}$`), { waitUntil: 'domcontentloaded' });
       await hydrated(page);
+      await productHydrated(page);
       const add = page.locator('.product-actions__add');
       assert.equal(await add.isDisabled(), true, 'Add to bag waits for a size');
       await choose(page, '10');
@@ -237,6 +307,12 @@ describe('shopper journeys', () => {
       const { page: screen, errors } = await open(context, `${prefix}/order-confirmation${ids}`);
       await screen.getByRole('alert').waitFor();
       await settled(screen);
+      // Only the not-found state (issue 17 item 7): the 404 page's heading, words and links.
+      assert.deepEqual(await screen.getByRole('heading', { level: 1 }).allInnerTexts(), ['Page not found']);
+      assert.equal(await screen.getByRole('alert').innerText(), 'This page could not be found');
+      assert.equal(await screen.getByText('Thank you for your order.').count(), 0);
+      assert.equal(await screen.getByText('Order confirmation', { exact: true }).filter({ visible: true }).count(), 0);
+      assert.equal(await screen.getByRole('link', { name: 'Women' }).last().getAttribute('href'), `${prefix}/browse/womens`);
       assert.deepEqual(await axeViolations(screen), [], `${prefix}/order-confirmation`);
       assert.deepEqual(errors.sort(), [
         `HTTP 404: ${SITE_URL}/api/orders${ids}?market=${prefix === '' ? 'uk' : prefix.slice(1)}`,
@@ -256,6 +332,8 @@ describe('shopper journeys', () => {
 
       await page.goto(`${SITE_URL}${PRODUCT}`);
       await hydrated(page);
+      // On a phone the heart sits below the fold, under the options, which hydrate once seen.
+      await productHydrated(page);
       const toggle = page.getByRole('button', { name: 'Wishlist: Satin Slip Midi Dress' });
       await page.waitForFunction(() => !document.querySelector('.wishlist-toggle')?.hasAttribute('disabled'));
       await toggle.click();
@@ -332,4 +410,101 @@ describe('shopper journeys', () => {
     },
     { localePrompt: true },
   );
+
+  for (const viewport of [DESKTOP, MOBILE]) {
+    journey('issue 17: the bag shows its pictures, never more than the stock left, and reduced and sold-out lines', viewport, async (context) => {
+      // 10 Long in Emerald Green: 3 left in the sample store.
+      await withStock('274674-EMR-10-L', async (setStock) => {
+        const { page, errors } = await openProduct(context);
+        await choose(page, '10');
+        await choose(page, 'Long');
+        await page.locator('.product-actions__add').click();
+        const popup = page.getByRole('dialog', { name: 'Added to bag' });
+        await popup.getByRole('link', { name: 'View Bag (1)' }).click();
+        await page.waitForURL(/\/bag$/, { waitUntil: 'domcontentloaded' });
+        await hydrated(page);
+        const line = page.locator('main .bag-line');
+        await assertLineImage(line, 'Emerald_Green');
+        const unit = minor(await line.locator('.price__now').innerText());
+
+        // Asked for 6 of the 3 left: the field stops at 3, the bag charges for 3, one notice.
+        const more = line.getByRole('button', { name: 'Increase quantity' });
+        for (let i = 0; i < 5; i += 1) await more.click();
+        await page.waitForFunction((pence) => {
+          const text = document.querySelector('[data-subtotal]')?.textContent ?? '';
+          return Math.round(Number(text.replace(/[^0-9.]/g, '')) * 100) === pence;
+        }, unit * 3);
+        await page.waitForLoadState('networkidle');
+        assert.match(await line.locator('.qty__value').innerText(), /3$/);
+        assert.equal(await page.getByText(STOCK, { exact: true }).count(), 1, 'the notice once');
+        assert.equal(await page.locator('.notification').count(), 0, 'no stacked notifications');
+
+        // The warehouse now has 2: the bag lowers the line to them and says so on the line.
+        setStock({ 1: 2, 2: 0 });
+        await page.reload();
+        await hydrated(page);
+        await line.getByText('Quantity reduced from 3 to 2', { exact: true }).waitFor();
+        assert.match(await line.locator('.qty__value').innerText(), /2$/);
+        assert.equal(minor(await page.locator('[data-subtotal]').innerText()), unit * 2);
+        assert.deepEqual(await axeViolations(page), []);
+
+        // Sold out: the line says so, must leave before checkout, and Checkout waits for that.
+        setStock({});
+        await page.reload();
+        await hydrated(page);
+        await line.getByText('Sold Out', { exact: true }).waitFor();
+        await page.getByText('Sold-out items must be removed from your bag before checkout.').waitFor();
+        const checkout = page.locator('main').getByRole('button', { name: 'Checkout' });
+        assert.equal(await checkout.isDisabled(), true);
+        assert.deepEqual(await axeViolations(page), []);
+
+        // The bag sidebar shows the same picture.
+        await page.locator('.header-action--bag, [data-bag-link]').filter({ visible: true }).first().click();
+        const sidebar = page.getByRole('dialog', { name: 'SHOPPING BAG' });
+        await assertLineImage(sidebar.locator('.bag-line'), 'Emerald_Green');
+        await page.keyboard.press('Escape');
+        await line.getByRole('button', { name: /Remove/ }).click();
+        await page.getByText('Your shopping bag is empty').waitFor();
+        assert.deepEqual(errors, []);
+      });
+    });
+
+    journey('issue 17: a wishlist item saved without a size asks for one, and the bag gets the size chosen', viewport, async (context) => {
+      const { page, errors } = await openProduct(context);
+      await page.waitForFunction(() => !document.querySelector('.wishlist-toggle')?.hasAttribute('disabled'));
+      await page.getByRole('button', { name: 'Wishlist: Satin Slip Midi Dress' }).click();
+      await page.waitForFunction(() => document.querySelector('.wishlist-toggle')?.getAttribute('aria-pressed') === 'true');
+      const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('guest-wishlist') ?? 'null'));
+      assert.equal(stored.items[0].options_chosen, false, 'no size was chosen');
+
+      await page.locator('[data-open-wishlist]').filter({ visible: true }).first().click();
+      const sidebar = page.getByRole('dialog', { name: 'WISHLIST' });
+      const item = sidebar.locator('.bag-line');
+      await assertLineImage(item, 'Emerald_Green');
+      // Only the colour is the shopper's: no size or length of the colour's first variant.
+      assert.equal((await item.locator('.bag-line__attrs').innerText()).trim(), 'Color: Emerald Green');
+      const size = item.getByLabel('Size');
+      await size.waitFor();
+      await item.getByRole('button', { name: 'Add to cart Satin Slip Midi Dress' }).click();
+      await item.getByText('Please select a size').waitFor();
+      await item.getByText('Please select a length').waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.id), await size.getAttribute('id'), 'the size takes focus');
+      assert.equal(await page.locator('.header-action__count').filter({ visible: true }).count(), 0, 'nothing went in the bag');
+      assert.deepEqual(await axeViolations(page), []);
+
+      await size.selectOption('12');
+      await item.getByLabel('Length').selectOption('Regular');
+      await item.getByRole('button', { name: 'Add to cart Satin Slip Midi Dress' }).click();
+      await page.getByText('Satin Slip Midi Dress was added to your bag').waitFor();
+      await page.keyboard.press('Escape');
+      await page.goto(`${SITE_URL}/bag`);
+      await hydrated(page);
+      const line = page.locator('main .bag-line');
+      await line.waitFor();
+      assert.match(await line.locator('.bag-line__attrs').innerText(), /Size:\s*12[\s\S]*Length:\s*Regular/);
+      await line.getByRole('button', { name: /Remove/ }).click();
+      await page.getByText('Your shopping bag is empty').waitFor();
+      assert.deepEqual(errors, []);
+    });
+  }
 });

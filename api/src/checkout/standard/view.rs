@@ -136,7 +136,7 @@ pub(super) async fn view(
 ) -> ApiResult<CheckoutView> {
     let market = &shopper.market;
     let bag = priced_bag(conn, state, market, &opened.cart.id).await?;
-    let cart = crate::cart::render_bag(state, market, &opened.cart, &bag);
+    let cart = crate::cart::render_bag(state, market, &opened.cart, &bag, &state.stock_snapshot());
     // The bag's display reads the stock snapshot; the checkout decides on the store's rows.
     let live = crate::stock::availability(conn, state, market, &bag.variant_ids()).await?;
     let lines: Vec<CheckoutLine> = cart

@@ -3,6 +3,7 @@
 import type { ReactElement } from 'react';
 import { formatMoney, lineAttributes } from '../../lib/cart';
 import type { Checkout } from './checkout-api/checkout-view';
+import { LineImage } from '../../components/LineImage';
 import { LineStock } from './stock-notices';
 
 export function CheckoutSummary({ view }: { view: Checkout }): ReactElement {
@@ -17,7 +18,7 @@ export function CheckoutSummary({ view }: { view: Checkout }): ReactElement {
       <ul className="bag__lines">
         {view.lines.map((line) => (
           <li key={line.id} className="bag-line" data-line-id={line.id}>
-            {line.image_url !== null ? <img src={line.image_url} alt="" width="90" height="120" loading="lazy" /> : <span className="bag-line__placeholder" />}
+            <LineImage src={line.image_url} />
             <div>
               <p className="bag-line__name">{line.name}</p>
               <dl className="bag-line__attrs">

@@ -1,6 +1,7 @@
 // Stock found when the step re-read the bag (§4 stock copy): sold-out lines must leave the bag
 // before checkout, reduced lines say from what to what; per line, the summary marks each state.
 import type { ReactElement } from 'react';
+import { lineStockText, REMOVE_SOLD_OUT, SOLD_OUT } from '../../lib/stock-copy';
 import type { CheckoutLine } from './checkout-api/checkout-view';
 
 export function StockNotices({ lines, prefix }: { lines: readonly CheckoutLine[]; prefix: string }): ReactElement | null {
@@ -12,7 +13,9 @@ export function StockNotices({ lines, prefix }: { lines: readonly CheckoutLine[]
       {soldOut.length > 0 && (
         <div className="notice notice--error" role="alert">
           {soldOut.map((line) => (
-            <p key={line.id}>{line.name}: Sold Out. Sold-out items must be removed from your bag before checkout.</p>
+            <p key={line.id}>
+              {line.name}: {SOLD_OUT}. {REMOVE_SOLD_OUT}
+            </p>
           ))}
           <a href={`${prefix}/bag`}>Go to your bag</a>
         </div>
@@ -30,20 +33,8 @@ export function StockNotices({ lines, prefix }: { lines: readonly CheckoutLine[]
   );
 }
 
-/** The line's own stock mark in the summary (§2 bag copy). */
+/** The line's own stock mark in the summary (§2 bag copy), worded as the bag's lines are. */
 export function LineStock({ line }: { line: CheckoutLine }): ReactElement | null {
-  switch (line.stock_state) {
-    case 'sold_out':
-      return <p className="bag-line__stock">Sold Out</p>;
-    case 'low_stock':
-      return <p className="bag-line__stock">There are less than 5 of these left</p>;
-    case 'quantity_reduced':
-      return (
-        <p className="bag-line__stock">
-          Quantity reduced from {line.previous_quantity ?? '?'} to {line.quantity}
-        </p>
-      );
-    default:
-      return null;
-  }
+  const text = lineStockText(line.stock_state, line.quantity, line.previous_quantity ?? null);
+  return text === null ? null : <p className="bag-line__stock">{text}</p>;
 }
