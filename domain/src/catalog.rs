@@ -565,10 +565,11 @@ fn build_categories(raw: &[RawCategory], errors: &mut LoadErrors) -> Vec<Categor
             Some(parent) => parent.url.clone(),
             None => "/browse/".to_string(),
         };
-        let url_ok = c.url.starts_with(&expected_prefix) && c.url.ends_with('/') && {
-            let seg = &c.url[expected_prefix.len()..c.url.len() - 1];
-            !seg.is_empty() && !seg.contains('/') && slugify(seg) == seg
-        };
+        // By strip, not by index: the url may be the prefix alone ("/browse/"), whose
+        // "segment" would start after it ends.
+        let url_ok = (c.url.strip_prefix(expected_prefix.as_str()))
+            .and_then(|rest| rest.strip_suffix('/'))
+            .is_some_and(|seg| !seg.is_empty() && !seg.contains('/') && slugify(seg) == seg);
         if !url_ok {
             errors.push(LoadError::new(
                 FILE_CATEGORIES,

@@ -182,8 +182,13 @@ fn one(
 }
 
 fn read_object<T: DeserializeOwned>(dir: &Path, file: &str) -> Result<T, LoadErrors> {
-    let bytes = read_bytes(dir, file)?;
-    let mut de = serde_json::Deserializer::from_slice(&bytes);
+    parse_object(&read_bytes(dir, file)?, file)
+}
+
+/// Parses the bytes of the object file `file` (`store.json`, `catalog/media.json`). Public so the
+/// fuzz targets and their regression tests reach the parser without a directory on disk.
+pub fn parse_object<T: DeserializeOwned>(bytes: &[u8], file: &str) -> Result<T, LoadErrors> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let field = e.path().to_string();
         let inner = e.into_inner();
@@ -206,13 +211,23 @@ fn read_list<T: DeserializeOwned>(
     noun: &str,
     id_field: &str,
 ) -> Result<Vec<T>, LoadErrors> {
-    let bytes = read_bytes(dir, file)?;
-    match serde_json::from_slice::<DataList<T>>(&bytes) {
+    parse_list(&read_bytes(dir, file)?, file, noun, id_field)
+}
+
+/// Parses the bytes of the list file `file`, as `read_list` does. Public so the fuzz targets and
+/// their regression tests reach the parser without a directory on disk.
+pub fn parse_list<T: DeserializeOwned>(
+    bytes: &[u8],
+    file: &str,
+    noun: &str,
+    id_field: &str,
+) -> Result<Vec<T>, LoadErrors> {
+    match serde_json::from_slice::<DataList<T>>(bytes) {
         Ok(list) => Ok(list.data),
         Err(e) if e.is_syntax() || e.is_eof() => {
             Err(one(file, "file", "-", format!("malformed JSON: {e}")))
         }
-        Err(first) => Err(locate_item_error::<T>(&bytes, file, noun, id_field, first)),
+        Err(first) => Err(locate_item_error::<T>(bytes, file, noun, id_field, first)),
     }
 }
 
@@ -307,27 +322,37 @@ fn read_content(dir: &Path) -> Result<Vec<ContentSource>, LoadErrors> {
                 continue;
             }
         };
-        match serde_json::from_slice::<RawContentPage>(&bytes) {
-            Ok(page) => out.extend(page.responses.into_iter().map(|r| ContentSource {
-                file: name.clone(),
-                item: r.content,
-            })),
-            Err(e) if e.is_syntax() || e.is_eof() => errors.push(LoadError::new(
-                &name,
-                "file",
-                "-",
-                format!("malformed JSON: {e}"),
-            )),
-            Err(e) => errors.push(LoadError::new(
-                &name,
-                "file",
-                "responses",
-                format!(
-                    "expected a delivery API page {{\"responses\": [{{\"content\": ...}}]}}: {}",
-                    strip_position(&e.to_string())
-                ),
-            )),
+        match parse_content_file(&name, &bytes) {
+            Ok(sources) => out.extend(sources),
+            Err(e) => errors.extend(e),
         }
     }
     errors.into_result(out)
+}
+
+/// Parses one content file (`content/{market}.json`, a delivery API page) named `name` into its
+/// items. Public so the fuzz targets and their regression tests reach it without a directory.
+pub fn parse_content_file(name: &str, bytes: &[u8]) -> Result<Vec<ContentSource>, LoadErrors> {
+    match serde_json::from_slice::<RawContentPage>(bytes) {
+        Ok(page) => Ok(page
+            .responses
+            .into_iter()
+            .map(|r| ContentSource {
+                file: name.to_string(),
+                item: r.content,
+            })
+            .collect()),
+        Err(e) if e.is_syntax() || e.is_eof() => {
+            Err(one(name, "file", "-", format!("malformed JSON: {e}")))
+        }
+        Err(e) => Err(one(
+            name,
+            "file",
+            "responses",
+            format!(
+                "expected a delivery API page {{\"responses\": [{{\"content\": ...}}]}}: {}",
+                strip_position(&e.to_string())
+            ),
+        )),
+    }
 }

@@ -69,13 +69,7 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 async fn content(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let secret = state.config().content_webhook_secret.as_deref();
     match signature::verify_hmac(secret, header(&headers, SIGNATURE_HEADER), &body) {
-        Ok(()) => accept(
-            &state,
-            Origin::Content,
-            &headers,
-            &body,
-            events::content_changes,
-        ),
+        Ok(()) => accept(&state, Origin::Content, &headers, &body),
         Err(e) => unauthorized(&e, Origin::Content).into_response(),
     }
 }
@@ -83,47 +77,40 @@ async fn content(State(state): State<AppState>, headers: HeaderMap, body: Bytes)
 async fn catalog(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let secret = state.config().catalog_webhook_secret.as_deref();
     match signature::verify_secret_header(secret, header(&headers, SECRET_HEADER)) {
-        Ok(()) => accept(
-            &state,
-            Origin::Catalog,
-            &headers,
-            &body,
-            events::catalog_changes,
-        ),
+        Ok(()) => accept(&state, Origin::Catalog, &headers, &body),
         Err(e) => unauthorized(&e, Origin::Catalog).into_response(),
     }
 }
 
-/// After authentication: parse, drop replays, hand the changes to the daemon.
-fn accept(
-    state: &AppState,
-    origin: Origin,
-    headers: &HeaderMap,
-    body: &[u8],
-    changes_of: fn(&serde_json::Value) -> Result<Vec<Change>, events::EventError>,
-) -> Response {
-    let value: serde_json::Value = match serde_json::from_slice(body) {
-        Ok(v) => v,
-        Err(e) => {
-            return ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "invalid_json",
-                format!("the webhook body is not JSON: {e}"),
-            )
-            .into_response();
-        }
+/// What an authenticated delivery's body says changed: 400 when it is not JSON, 422 when it names
+/// nothing to act on. Public so the fuzz target and its regression test reach the parser.
+pub fn parse_changes(origin: Origin, body: &[u8]) -> Result<Vec<Change>, ApiError> {
+    let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_json",
+            format!("the webhook body is not JSON: {e}"),
+        )
+    })?;
+    let changes_of = match origin {
+        Origin::Content => events::content_changes,
+        Origin::Catalog => events::catalog_changes,
     };
-    let changes = match changes_of(&value) {
+    changes_of(&value).map_err(|e| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "validation",
+            e.to_string(),
+        )
+        .with_field(e.field, e.why)
+    })
+}
+
+/// After authentication: parse, drop replays, hand the changes to the daemon.
+fn accept(state: &AppState, origin: Origin, headers: &HeaderMap, body: &[u8]) -> Response {
+    let changes = match parse_changes(origin, body) {
         Ok(c) => c,
-        Err(e) => {
-            return ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "validation",
-                e.to_string(),
-            )
-            .with_field(e.field, e.why)
-            .into_response();
-        }
+        Err(e) => return e.into_response(),
     };
     let delivery = header(headers, DELIVERY_ID_HEADER)
         .filter(|d| !d.is_empty() && d.len() <= 200)
