@@ -5,7 +5,7 @@
 use super::registration::{Register, validate_register};
 use super::reset::{check_token_shape, invalid_link};
 use super::{
-    Accepted, LoginResult, Registering, begin_registration, check_guest_wishlist, sign_in,
+    Accepted, LoginResult, Registering, begin_registration, check_guest_wishlist, signed_in_answer,
 };
 use crate::account;
 use crate::error::ApiResult;
@@ -166,19 +166,7 @@ async fn confirm_registration(
     };
     let mut wishlist = registration.guest_wishlist.clone();
     wishlist.extend(body.guest_wishlist.iter().cloned());
-    let (jar, cart) = sign_in(&state, &shopper, &mut tx, &id, &wishlist).await?;
-    let customer = account::load_customer(&mut tx, &id).await?;
-    tx.commit().await?;
-    Ok((
-        StatusCode::OK,
-        jar.into_headers(),
-        Json(LoginResult {
-            is_valid: true,
-            customer,
-            cart,
-        }),
-    )
-        .into_response())
+    signed_in_answer(&state, &shopper, tx, &id, &wishlist).await
 }
 
 /// The janitor's part: deletes registrations nobody confirmed in time; answers how many.

@@ -247,9 +247,21 @@ async fn login(
         .with_field("password", copy::WRONG_PASSWORD));
     };
     limiter.reset(&pair_key);
-    let mut tx = state.db().write().await?;
-    let (jar, cart) = sign_in(&state, &shopper, &mut tx, &id, &body.guest_wishlist).await?;
-    let customer = account::load_customer(&mut tx, &id).await?;
+    let tx = state.db().write().await?;
+    signed_in_answer(&state, &shopper, tx, &id, &body.guest_wishlist).await
+}
+
+/// Signs the customer in within `tx`, commits, and answers as a sign-in does: the customer, the
+/// bag they now have, and the session cookies (login and a confirmed registration alike).
+pub(crate) async fn signed_in_answer(
+    state: &AppState,
+    shopper: &Shopper,
+    mut tx: Tx,
+    customer_id: &str,
+    guest_wishlist: &[WishlistItemInput],
+) -> ApiResult<Response> {
+    let (jar, cart) = sign_in(state, shopper, &mut tx, customer_id, guest_wishlist).await?;
+    let customer = account::load_customer(&mut tx, customer_id).await?;
     tx.commit().await?;
     Ok((
         StatusCode::OK,
