@@ -4,25 +4,12 @@
 #[path = "../../fuzz/harness/export.rs"]
 mod harness;
 
-use std::path::Path;
+#[path = "../../fuzz/harness/replay.rs"]
+mod replay;
 
-/// Runs `entry` on every file of `fuzz/regressions/{target}`; returns how many there were.
+/// Every input of `fuzz/regressions/{target}` through `entry`, its outcome checked.
 fn replay(target: &str, entry: fn(&[u8]) -> harness::Outcome) -> usize {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fuzz/regressions")
-        .join(target);
-    let mut count = 0;
-    for file in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = file.unwrap().path();
-        let bytes = std::fs::read(&path).unwrap();
-        // A panic inside names the input that caused it.
-        let outcome = std::panic::catch_unwind(|| entry(&bytes))
-            .unwrap_or_else(|_| panic!("{} panicked", path.display()));
-        harness::check_errors(&outcome);
-        count += 1;
-    }
-    assert!(count > 0, "no regression inputs in {}", dir.display());
-    count
+    replay::replay(target, entry, |o| harness::check_errors(&o))
 }
 
 #[test]
