@@ -514,15 +514,20 @@ async fn cart_merge_at_sign_in_when_the_current_cart_is_empty(backend: Backend) 
     api.finish().await;
 }
 
-async fn guest_wishlist_merges_into_the_first_wishlist(backend: Backend) {
-    let api = TestApi::start(backend).await;
-    let catalog = api.state.catalog();
-    let pairs: Vec<(u64, u64)> = catalog
+/// The first variant of each of the catalog's first `n` products, as (product, variant) ids.
+fn first_variants(api: &TestApi, n: usize) -> Vec<(u64, u64)> {
+    api.state
+        .catalog()
         .products
         .iter()
-        .take(3)
+        .take(n)
         .map(|p| (p.id, p.variants[0].id))
-        .collect();
+        .collect()
+}
+
+async fn guest_wishlist_merges_into_the_first_wishlist(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let pairs = first_variants(&api, 3);
     let mut b = api.browser();
     register(&mut b, "ada@example.com", PW).await;
     assert_eq!(b.get("/api/wishlists").await.json()["data"], json!([]));
@@ -589,13 +594,7 @@ async fn guest_wishlist_merges_into_the_first_wishlist(backend: Backend) {
 /// merge at sign-in and an add; items that do not say count as chosen.
 async fn wishlist_items_say_whether_a_size_was_chosen(backend: Backend) {
     let api = TestApi::start(backend).await;
-    let catalog = api.state.catalog();
-    let pairs: Vec<(u64, u64)> = catalog
-        .products
-        .iter()
-        .take(3)
-        .map(|p| (p.id, p.variants[0].id))
-        .collect();
+    let pairs = first_variants(&api, 3);
     let mut b = api.browser();
     register(&mut b, "grace@example.com", PW).await;
     b.post("/api/auth/logout", json!({})).await;
