@@ -119,6 +119,11 @@ export default function Listing(props: ListingProps): ReactElement {
   const cache = useRef(new Map<string, ListingPage>());
   const inFlight = useRef<AbortController | null>(null);
   const panel = useRef<HTMLElement>(null);
+  // Where Back should put the page once the URL's results are shown (null: nothing to restore);
+  // `memory` turns true once the scroll memory (loaded after hydration, off the page's budget) ran.
+  const restoreTo = useRef<number | null>(null);
+  const scrollBack = useRef<(y: number) => void>(() => undefined);
+  const [memory, setMemory] = useState(false);
 
   const load = useCallback(
     (next: ListingUrlState) => {
@@ -158,16 +163,35 @@ export default function Listing(props: ListingProps): ReactElement {
   );
 
   useEffect(() => {
+    let forget = (): void => undefined;
+    void import('../features/listing/scroll-memory').then((m) => {
+      forget = m.rememberScrollOnLeave();
+      restoreTo.current = m.scrollToRestore();
+      scrollBack.current = m.scrollBackTo;
+      setMemory(true);
+    });
     if (props.kind !== 'search') cache.current.set(listingQueryString(EMPTY_STATE), staticPage(props));
     const fromUrl = parseListingUrl(window.location.search);
     // The static page is the default state: nothing to fetch unless the URL asks for more.
     if (props.kind === 'search' || listingQueryString(fromUrl) !== '') load(fromUrl);
     const onPop = (): void => load(parseListingUrl(window.location.search));
     window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
+    return () => {
+      window.removeEventListener('popstate', onPop);
+      forget();
+    };
     // Props are the static page's and never change; `load` is stable for them.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // Back to this page: once the results the URL asks for are on the page, return to where it was left.
+  useEffect(() => {
+    if (!memory || restoreTo.current === null || loading || data === null) return;
+    // On the first commit `state` is still the static page's, not yet the URL's.
+    if (listingQueryString(state) !== listingQueryString(parseListingUrl(window.location.search))) return;
+    scrollBack.current(restoreTo.current);
+    restoreTo.current = null;
+  }, [data, loading, state, memory]);
 
   // Open (below lg, where it covers the page) the filter panel is a dialog: focus moves in, stays in,
   // Escape closes it and focus goes back to the Filter button.
@@ -297,7 +321,7 @@ export default function Listing(props: ListingProps): ReactElement {
             <ul className={view === 'list' ? 'product-grid product-grid--list' : 'product-grid'}>
               {shown.products.map((card, i) => (
                 <li className="product-grid__item" key={card.id}>
-                  <ProductCard card={card} eager={i < 4} />
+                  <ProductCard card={card} eager={i < 4} colours={state.colours} />
                 </li>
               ))}
             </ul>

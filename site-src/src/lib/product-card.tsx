@@ -23,6 +23,31 @@ export const cardSchema = z.object({
 });
 
 export type Card = z.infer<typeof cardSchema>;
+export type Swatch = Card['swatches'][number];
+
+/**
+ * The card as a colour filter shows it: the first colourway whose colour is chosen becomes the card's
+ * picture and link, and its swatch comes first, marked chosen (`selected`), so it shows at every
+ * breakpoint's swatch limit. The hover picture belongs to the default colourway, so it goes when
+ * another colourway is shown. Without a filter, or with the default colourway chosen, the card is as
+ * rendered statically.
+ */
+export function cardForColours(card: Card, colours: readonly string[]): { card: Card; selected: Swatch | null } {
+  const chosen = colours.length === 0 ? undefined : card.swatches.find((s) => colours.includes(s.label));
+  if (chosen === undefined) return { card, selected: null };
+  const swatches = [chosen, ...card.swatches.filter((s) => s !== chosen)];
+  if (chosen.url === '' || chosen.url === card.url) return { card: { ...card, swatches }, selected: chosen };
+  return {
+    card: {
+      ...card,
+      url: chosen.url,
+      image: { src: chosen.image, alt: `${card.name}, ${chosen.label}` },
+      secondary_image: null,
+      swatches,
+    },
+    selected: chosen,
+  };
+}
 
 /** The "+N" counters: one per breakpoint limit (3 xs, 4 sm, 6 md/lg, 8 xl, 9 2xl), CSS shows one. */
 export const SWATCH_LIMITS = [3, 4, 6, 8, 9] as const;
@@ -70,8 +95,9 @@ export function Badge(props: { badge: NonNullable<Card['badge']>; className: str
   );
 }
 
-export function ProductCard(props: { card: Card; eager?: boolean }): ReactElement {
-  const { card, eager = false } = props;
+export function ProductCard(props: { card: Card; eager?: boolean; colours?: readonly string[] }): ReactElement {
+  const { card, selected } = cardForColours(props.card, props.colours ?? []);
+  const eager = props.eager ?? false;
   // The image a hovered swatch shows instead of the card's own (null: the card's own).
   const [swatchImage, setSwatchImage] = useState<string | null>(null);
   const colourCount = card.colour_count;
@@ -123,6 +149,7 @@ export function ProductCard(props: { card: Card; eager?: boolean }): ReactElemen
                   className="card-swatch__link"
                   href={s.url || card.url}
                   title={s.label}
+                  aria-current={s === selected ? 'true' : undefined}
                   data-swatch-image={s.image}
                   onMouseEnter={() => setSwatchImage(s.image)}
                   onMouseLeave={() => setSwatchImage(null)}

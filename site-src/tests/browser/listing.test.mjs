@@ -4,6 +4,10 @@
 //!  - the header's search overlay: type → Popular Searches and Product Matches → Enter → results page;
 //!  - a category (LISTING_PATH, > 48 products): filter by size, sort by price, page 2, then back and
 //!    forward restore each state (URL, checkboxes, sort, page, products);
+//!  - a colour filter: every card shows the chosen colourway (picture, link, swatch first and current),
+//!    after filtering in place and on a page loaded with the filter in its URL;
+//!  - Back from a product to a listing (search results, a filtered category) puts the page where it
+//!    was left, once the listing has hydrated and fetched its results, at 1280 and 375 px;
 //! each with 0 axe-core violations. Run:
 //!   SITE_URL=http://127.0.0.1:8099 LISTING_PATH=/browse/womens SEARCH_QUERY=dress npm run test:browser:listing
 import { strict as assert } from 'node:assert';
@@ -38,6 +42,29 @@ async function listingUpdate(page, action) {
 
 const productIds = (page) =>
   page.$$eval('#plp-results .card', (cards) => cards.map((c) => c.getAttribute('data-product-id')));
+
+/**
+ * What is wrong with the cards on the page under a filter by `colour`: each card with swatches must
+ * show that colour's swatch first and current, its picture and its link.
+ */
+const cardsNotShowing = (page, colour) =>
+  page.$$eval(
+    '#plp-results .card',
+    (cards, wanted) =>
+      cards.flatMap((card) => {
+        const swatches = Array.from(card.querySelectorAll('.card-swatch__link'));
+        if (swatches.length === 0) return [];
+        const id = card.getAttribute('data-product-id');
+        const first = swatches[0];
+        const problems = [];
+        if (first.getAttribute('title') !== wanted) problems.push(`${id}: first swatch ${first.getAttribute('title')}`);
+        if (first.getAttribute('aria-current') !== 'true') problems.push(`${id}: swatch not current`);
+        if (card.querySelector('.card__image')?.getAttribute('src') !== first.getAttribute('data-swatch-image')) problems.push(`${id}: picture`);
+        if (card.querySelector('.card__name a')?.getAttribute('href') !== first.getAttribute('href')) problems.push(`${id}: link`);
+        return problems;
+      }),
+    colour,
+  );
 
 const problem = setupProblem();
 
@@ -167,4 +194,77 @@ describe('listing journeys', () => {
     assert.deepEqual(errors, []);
     await page.close();
   });
+
+  it('colour filter: each card shows the chosen colourway, filtered in place and loaded from the URL', async () => {
+    const page = await shared.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${SITE_URL}${LISTING_PATH}`, { waitUntil: 'networkidle' });
+    await hydrated(page);
+    // A colour that some card on the first page offers, but not as the colourway it shows.
+    const target = await page.$$eval('#plp-results .card', (cards) => {
+      for (const card of cards) {
+        const href = card.querySelector('.card__name a')?.getAttribute('href');
+        const other = Array.from(card.querySelectorAll('.card-swatch__link')).find((s) => s.getAttribute('href') !== href);
+        if (other) return { id: card.getAttribute('data-product-id'), colour: other.getAttribute('title'), href: other.getAttribute('href'), image: other.getAttribute('data-swatch-image') };
+      }
+      return null;
+    });
+    assert.ok(target, 'the listing has a card with a second colourway');
+    const option = page.locator(`.facet--colour .facet__input[value="${target.colour}"]`);
+    const optionId = await option.getAttribute('id');
+    await listingUpdate(page, () => page.locator(`label[for="${optionId}"]`).click());
+    await page.waitForURL((url) => url.searchParams.get('filters[Color]') === target.colour);
+    assert.deepEqual(await cardsNotShowing(page, target.colour), []);
+    const card = page.locator(`#plp-results .card[data-product-id="${target.id}"]`);
+    assert.equal(await card.locator('.card__image').getAttribute('src'), target.image);
+    assert.equal(await card.locator('.card__name a').getAttribute('href'), target.href);
+    assert.equal(await card.locator('.card__image--secondary').count(), 0);
+    assert.deepEqual(await axeViolations(page), []);
+
+    // The same URL loaded afresh: the static page hydrates, then shows the filtered cards alike.
+    await listingUpdate(page, () => page.reload());
+    await hydrated(page);
+    assert.ok(await page.locator('.facet--colour .facet__input:checked').count() === 1);
+    assert.deepEqual(await cardsNotShowing(page, target.colour), []);
+    assert.equal(await card.locator('.card__image').getAttribute('src'), target.image);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 812 }]) {
+    it(`Back from a product restores the listing's scroll position (search results, filtered category; ${viewport.width} px)`, async () => {
+      const page = await shared.context.newPage();
+      await page.setViewportSize(viewport);
+      const errors = watchErrors(page);
+      const size = await (async () => {
+        await page.goto(`${SITE_URL}${LISTING_PATH}`, { waitUntil: 'networkidle' });
+        await hydrated(page);
+        return page.locator('.facet--size .facet__input').first().getAttribute('value');
+      })();
+      for (const url of [`/search?query=${encodeURIComponent(SEARCH_QUERY)}`, `${LISTING_PATH}?filters%5BSize%5D=${encodeURIComponent(size)}&page=2`]) {
+        await listingUpdate(page, () => page.goto(`${SITE_URL}${url}`));
+        await hydrated(page);
+        const cards = page.locator('#plp-results .card');
+        const n = await cards.count();
+        assert.ok(n >= 12, `${url}: ${n} cards`);
+        const card = cards.nth(n - 3);
+        await card.scrollIntoViewIfNeeded();
+        const left = await page.evaluate(() => window.scrollY);
+        const id = await card.getAttribute('data-product-id');
+        assert.ok(left > viewport.height, `${url}: scrolled to ${left}`);
+        await Promise.all([page.waitForURL((u) => u.pathname.startsWith('/p/')), card.locator('.card__name a').click()]);
+        await page.waitForLoadState('load');
+        await listingUpdate(page, () => page.goBack());
+        // Not `hydrated()`: it scrolls the island into view, which would move the page itself.
+        await page.waitForSelector('[data-island="Listing"][data-hydrated="true"]', { state: 'attached' });
+        await page.waitForFunction((y) => Math.abs(window.scrollY - y) <= 2, left, { timeout: 5_000 }).catch(async () => {
+          assert.fail(`${url}: back at ${await page.evaluate(() => window.scrollY)}, left at ${left}`);
+        });
+        const box = await page.locator(`#plp-results .card[data-product-id="${id}"]`).boundingBox();
+        assert.ok(box !== null && box.y < viewport.height && box.y + box.height > 0, `${url}: the card left from is in view`);
+      }
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
 });
