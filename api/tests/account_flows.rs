@@ -1151,7 +1151,83 @@ async fn registration_keeps_the_guests_bag(backend: Backend) {
     api.finish().await;
 }
 
+/// Setting an address as the default moves it to the front of the book (where the checkout's
+/// saved-address choice starts); another customer's address, or none, is 404; signed out is 401.
+async fn an_address_made_default_comes_first(backend: Backend) {
+    let api = TestApi::start(backend).await;
+    let mut ada = api.browser();
+    register(&mut ada, "ada@example.com", PW).await;
+    let mut bob = api.browser();
+    register(&mut bob, "bob@example.com", PW).await;
+    let mut ids = Vec::new();
+    for city in ["London", "Leeds", "York"] {
+        let address = json!({"first_name": "Ada", "last_name": "Lovelace", "street_name": "Main St", "house_number": "1",
+            "city": city, "state_or_province": "", "postal_code": "N1 9GU", "country_code": "GB", "phone": "020"});
+        let r = ada.post("/api/customer/addresses", address).await;
+        assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+        ids.push(r.json()["id"].as_str().unwrap().to_string());
+    }
+    let cities = |body: &serde_json::Value| -> Vec<String> {
+        body["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["city"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        cities(&ada.get("/api/customer/addresses").await.json()),
+        ["London", "Leeds", "York"]
+    );
+    let r = ada
+        .post(
+            &format!("/api/customer/addresses/{}/default", ids[2]),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(cities(&r.json()), ["York", "London", "Leeds"]);
+    let r = ada
+        .post(
+            &format!("/api/customer/addresses/{}/default", ids[1]),
+            json!({}),
+        )
+        .await;
+    assert_eq!(cities(&r.json()), ["Leeds", "York", "London"]);
+    assert_eq!(
+        cities(&ada.get("/api/customer/addresses").await.json()),
+        ["Leeds", "York", "London"]
+    );
+
+    for (who, id, status) in [
+        (&mut bob, &ids[0], 404),
+        (&mut ada, &"no-such-address".to_string(), 404),
+    ] {
+        let r = who
+            .post(&format!("/api/customer/addresses/{id}/default"), json!({}))
+            .await;
+        assert_eq!(r.status, status, "{}", String::from_utf8_lossy(&r.body));
+        assert_eq!(r.json()["error"]["code"], "not_found");
+    }
+    let mut anon = api.browser();
+    assert_eq!(
+        anon.post(
+            &format!("/api/customer/addresses/{}/default", ids[0]),
+            json!({})
+        )
+        .await
+        .status,
+        401
+    );
+    assert_eq!(
+        cities(&ada.get("/api/customer/addresses").await.json()),
+        ["Leeds", "York", "London"]
+    );
+    api.finish().await;
+}
+
 on_both!(
+    an_address_made_default_comes_first,
     registration_keeps_the_guests_bag,
     registration_sign_in_and_reset_do_not_tell_which_emails_have_accounts,
     registration_validates_each_field_and_signs_in,

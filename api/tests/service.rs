@@ -63,6 +63,7 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("get", "/customer/addresses/{id}"),
     ("put", "/customer/addresses/{id}"),
     ("delete", "/customer/addresses/{id}"),
+    ("post", "/customer/addresses/{id}/default"),
     ("get", "/wishlists"),
     ("post", "/wishlists"),
     ("get", "/wishlists/{id}"),

@@ -747,10 +747,11 @@ impl<'a> Shared<'a> {
                 })
                 .unwrap_or_default()
         };
+        // One spelling on every screen: "Colour" (the option's data name stays "Color").
         let colour_label = if product.is_gift_card {
             "Design"
         } else {
-            "Color"
+            "Colour"
         };
         let options_props = json!({
             "productId": product.id,

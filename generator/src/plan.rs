@@ -150,15 +150,6 @@ pub const SHELLS: &[ShellScreen] = &[
         indexable: true,
     },
     ShellScreen {
-        path: "/size-guide",
-        name: "size-guide",
-        page_type: "Size Guide",
-        heading: "Size guide",
-        intro: "Measurements for every size we make, in centimetres and inches.",
-        layout: "default",
-        indexable: true,
-    },
-    ShellScreen {
         path: "/search",
         name: "search",
         page_type: "Search",

@@ -21,6 +21,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_addresses, create_address))
         .routes(routes!(get_address, update_address, delete_address))
+        .routes(routes!(make_default))
 }
 
 /// Countries the address form offers, and the states offered for each (only the US has a list).
@@ -35,12 +36,21 @@ pub const COUNTRIES: &[(&str, &str, &[&str])] = &[
     ("GG", "Guernsey", &[]),
 ];
 
-/// The postal code's name in a country: a zip code in the US, a postcode elsewhere.
+/// The postal code's name in a country: a ZIP code in the US, a postcode elsewhere.
 pub fn postal_code_label(country: &str) -> &'static str {
     if country == "US" {
-        "Zip code"
+        "ZIP code"
     } else {
         "Postcode"
+    }
+}
+
+/// What a missing postal code is told, in the country's own word for it.
+pub fn postal_code_message(country: &str) -> &'static str {
+    if country == "US" {
+        "Please enter a ZIP code"
+    } else {
+        "Please enter a postcode"
     }
 }
 
@@ -105,10 +115,7 @@ pub fn validate_address(mut a: AddressInput) -> ApiResult<AddressInput> {
         .map(|(_, _, states)| *states);
     // A state only where the country has states (a US address); an unknown country asks for it.
     let state_needed = states.is_none_or(|s| !s.is_empty());
-    let postal_message = match postal_code_label(&a.country_code) {
-        "Zip code" => "Please enter a zip code",
-        _ => "Please enter a postcode",
-    };
+    let postal_message = postal_code_message(&a.country_code);
     let required = [
         ("first_name", &a.first_name, "Please enter a first name"),
         ("last_name", &a.last_name, "Please enter a last name"),
@@ -122,7 +129,7 @@ pub fn validate_address(mut a: AddressInput) -> ApiResult<AddressInput> {
         (
             "state_or_province",
             &a.state_or_province,
-            "Please enter a state or province",
+            "Please enter a state",
         ),
         ("postal_code", &a.postal_code, postal_message),
         ("country_code", &a.country_code, "Please select a country"),
@@ -232,7 +239,7 @@ pub async fn find_address(
     row.ok_or_else(ApiError::not_found)
 }
 
-/// The customer's addresses.
+/// The customer's addresses, the default (the one the checkout offers first) first.
 #[utoipa::path(get, path = "/customer/addresses", tag = "account",
     responses((status = 200, body = AddressList), (status = 401, body = crate::error::ErrorBody)))]
 async fn list_addresses(
@@ -240,13 +247,44 @@ async fn list_addresses(
     shopper: Shopper,
 ) -> ApiResult<Json<AddressList>> {
     let customer = shopper.customer()?;
-    let sql =
-        format!("SELECT {ADDRESS_COLUMNS} FROM address WHERE customer_id = $1 ORDER BY position");
+    Ok(Json(address_list(&state, customer).await?))
+}
+
+async fn address_list(state: &AppState, customer: &str) -> ApiResult<AddressList> {
+    let sql = format!(
+        "SELECT {ADDRESS_COLUMNS} FROM address WHERE customer_id = $1 ORDER BY position, id"
+    );
     let rows: Vec<Address> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(customer)
         .fetch_all(state.db().pool())
         .await?;
-    Ok(Json(AddressList { data: rows }))
+    Ok(AddressList { data: rows })
+}
+
+/// Makes an address the default: it moves to the front of the book, where the checkout's
+/// saved-address choice starts. Answers the book in its new order.
+#[utoipa::path(post, path = "/customer/addresses/{id}/default", tag = "account", params(("id" = String, Path)),
+    responses((status = 200, body = AddressList), (status = 401, body = crate::error::ErrorBody, description = "Not signed in"),
+              (status = 404, body = crate::error::ErrorBody)))]
+async fn make_default(
+    State(state): State<AppState>,
+    shopper: Shopper,
+    Path(id): Path<String>,
+) -> ApiResult<Json<AddressList>> {
+    let customer = shopper.customer()?;
+    let moved = sqlx::query(
+        "UPDATE address SET position = (SELECT MIN(position) FROM address WHERE customer_id = $1) - 1 \
+         WHERE id = $2 AND customer_id = $1",
+    )
+    .bind(customer)
+    .bind(&id)
+    .execute(state.db().pool())
+    .await?
+    .rows_affected();
+    if moved == 0 {
+        return Err(ApiError::not_found());
+    }
+    Ok(Json(address_list(&state, customer).await?))
 }
 
 /// Adds an address.

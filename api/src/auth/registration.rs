@@ -209,8 +209,8 @@ fn check_custom_fields(custom: &[NameValue], fields: &mut BTreeMap<String, Strin
 }
 
 /// The registration address as an address-book entry: addressLine1 → street name, addressLine2
-/// → house/apartment number, county → state/province, postCode → zip, country → country code,
-/// with the registrant's names and phone. Required (§5): street name, city, zip, country; each
+/// → house/apartment number, county → state/province, postCode → postal code, country → country code,
+/// with the registrant's names and phone. Required: street name, city, postal code (ZIP code in the US), country; each
 /// missing one is reported under `address.<field>` with its own message.
 fn registration_address(
     a: &PostalAddress,
@@ -242,7 +242,7 @@ fn registration_address(
         (
             "address.postCode",
             &out.postal_code,
-            "Please enter a zip code",
+            crate::account::address::postal_code_message(&out.country_code),
         ),
         (
             "address.country",

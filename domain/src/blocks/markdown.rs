@@ -1,5 +1,6 @@
 //! Markdown from editors (accordion bodies, text boxes) rendered to HTML with pulldown-cmark.
-//! Raw HTML in the source is shown as text, never interpreted; link targets must be site paths,
+//! Tables (GitHub's pipe syntax) are on, for size charts and the like. Raw HTML in the source is
+//! shown as text, never interpreted; link targets must be site paths,
 //! `https:`, `mailto:`, `tel:` or fragments (others keep their text but lose the link); site paths
 //! get the market prefix; a single newline is a line break, as editors expect.
 
@@ -17,7 +18,7 @@ fn safe_href(href: &str) -> bool {
 pub fn to_html(source: &str, link: &dyn Fn(&str) -> String) -> String {
     // For each open link: whether it was kept, so its end tag is dropped with it.
     let mut open_links: Vec<bool> = Vec::new();
-    let events = Parser::new_ext(source, Options::empty()).filter_map(|event| match event {
+    let events = Parser::new_ext(source, Options::ENABLE_TABLES).filter_map(|event| match event {
         Event::Html(raw) | Event::InlineHtml(raw) => Some(Event::Text(raw)),
         Event::SoftBreak => Some(Event::HardBreak),
         Event::Start(Tag::Link {
@@ -72,6 +73,20 @@ mod tests {
             html,
             "<p>Our <strong>e-gift cards</strong> are <em>fast</em>. <a href=\"/us/gifts\">Shop</a></p>\n<p>Next &amp; last</p>\n"
         );
+    }
+
+    #[test]
+    fn tables_for_size_charts() {
+        let html = to_html(
+            "| UK size | Bust (cm) |\n|---|---|\n| 8 | 84 |\n| 10 | 88 |",
+            &same,
+        );
+        assert_eq!(
+            html,
+            "<table><thead><tr><th>UK size</th><th>Bust (cm)</th></tr></thead><tbody>\n<tr><td>8</td><td>84</td></tr>\n<tr><td>10</td><td>88</td></tr>\n</tbody></table>\n"
+        );
+        // A line with a pipe but no delimiter row stays a paragraph.
+        assert_eq!(to_html("Size 8 | 10", &same), "<p>Size 8 | 10</p>\n");
     }
 
     #[test]

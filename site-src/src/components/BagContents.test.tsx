@@ -32,7 +32,7 @@ describe('BagContents', () => {
   });
 
   it('lists Color, Size, Length in that order; Design and no Size on gift cards', () => {
-    expect(lineAttributes(line('a')).map((a) => a.label)).toEqual(['Color', 'Size', 'Length']);
+    expect(lineAttributes(line('a')).map((a) => a.label)).toEqual(['Colour', 'Size', 'Length']);
     const gift = line('g', { is_gift_card: true, options: [{ name: 'Design', nameId: 1, value: 'Balloons', valueId: 1 }, { name: 'Size', nameId: 2, value: '£25', valueId: 2 }] });
     expect(lineAttributes(gift)).toEqual([{ label: 'Design', value: 'Balloons' }]);
   });

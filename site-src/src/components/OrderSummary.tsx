@@ -1,13 +1,13 @@
 // One order: number, date, status, its lines and totals — the order confirmation and each entry of
 // the account's order history.
 import type { ReactElement } from 'react';
-import { formatMoney } from '../lib/cart';
-import type { Order } from '../lib/orders';
+import { formatMoney, optionLabel } from '../lib/cart';
+import { placedOn, type Order } from '../lib/orders';
 
 export function OrderSummary({ order, heading }: { order: Order; heading: 'h2' | 'h3' }): ReactElement {
   const Heading = heading;
   const money = (amount: number): string => formatMoney(amount, order.currency);
-  const placed = new Date(order.created_at * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+  const placed = placedOn(order);
   return (
     <article className="order" data-order-number={order.number}>
       <Heading className="account__title">Order number {order.number}</Heading>
@@ -19,7 +19,7 @@ export function OrderSummary({ order, heading }: { order: Order; heading: 'h2' |
           <li key={`${line.variant_id}-${line.sku}`} className="order__line">
             <span>
               {line.name}
-              {line.options.length > 0 && ` (${line.options.map((o) => `${o.name}: ${o.value}`).join(', ')})`} × {line.quantity}
+              {line.options.length > 0 && ` (${line.options.map((o) => `${optionLabel(o.name)}: ${o.value}`).join(', ')})`} × {line.quantity}
             </span>
             <span>{money(line.extended_sale_price)}</span>
           </li>

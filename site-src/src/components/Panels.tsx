@@ -7,6 +7,7 @@ import LocaleOverlay from './LocaleOverlay';
 import LoginModal from './LoginModal';
 import NewsletterModal from './NewsletterModal';
 import SearchOverlay from './SearchOverlay';
+import SizeGuideModal from './SizeGuideModal';
 import WishlistSidebar from './WishlistSidebar';
 
 export default function Panels({ panel }: { panel: Exclude<Panel, null> }): ReactElement | null {
@@ -25,6 +26,8 @@ export default function Panels({ panel }: { panel: Exclude<Panel, null> }): Reac
       return <SearchOverlay />;
     case 'newsletter':
       return <NewsletterModal />;
+    case 'size-guide':
+      return <SizeGuideModal />;
     default:
       return null;
   }

@@ -4,7 +4,7 @@
 // API (`/variants`), never from what the browser stored.
 import { useEffect, useState, type ReactElement } from 'react';
 import { api, marketOf, prefixOf } from '../lib/api';
-import { addToCart, formatMoney } from '../lib/cart';
+import { addToCart, formatMoney, optionLabel } from '../lib/cart';
 import { notify } from '../lib/notifications';
 import { SOLD_OUT } from '../lib/stock-copy';
 import { store, useShopStore, type CartOption, type WishlistEntry } from '../lib/store';
@@ -116,7 +116,7 @@ function WishlistLine({ item, summary, currency, cartLoading }: { item: Wishlist
         <a className="bag-line__name" href={summary.url}>
           {summary.name}
         </a>
-        <p className="bag-line__attrs">{shownOptions(summary.options, chosen).map((o) => `${o.name}: ${o.value}`).join(', ')}</p>
+        <p className="bag-line__attrs">{shownOptions(summary.options, chosen).map((o) => `${optionLabel(o.name)}: ${o.value}`).join(', ')}</p>
         <p className="bag-line__price">{formatMoney(summary.sale_price, currency)}</p>
         {chosen ? (
           <AddButton name={summary.name} disabled={!summary.purchasable} busy={cartLoading} onClick={() => addLine(summary, summary.variant_id)} />

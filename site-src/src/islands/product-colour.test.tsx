@@ -94,7 +94,7 @@ describe('colour change on the product page', () => {
     const historyBefore = window.history.length;
     await user.click(screen.getByRole('link', { name: 'Rose & Ivory' }));
 
-    await waitFor(() => expect(screen.getByRole('group', { name: 'Color: Rose & Ivory' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Colour: Rose & Ivory' })).toBeTruthy());
     expect(fetchMock).toHaveBeenCalledWith('/p/wrap-dress-rose', expect.anything());
     expect(window.location.pathname).toBe('/p/wrap-dress-rose');
     // Size 8 carried over; the rose colourway's sole length is chosen for the shopper.
@@ -126,7 +126,7 @@ describe('colour change on the product page', () => {
     });
     // Back on the navy page's URL: navy is shown again (its page fetched like any colourway), with
     // the choice that entry's query holds (Size=8, written there before the colour change).
-    await waitFor(() => expect(screen.getByRole('group', { name: 'Color: Navy' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Colour: Navy' })).toBeTruthy());
     expect(window.location.pathname).toBe('/p/wrap-dress-navy');
     expect((document.querySelector('.gallery__media') as HTMLImageElement).getAttribute('src')).toBe('/media/navy-1.jpg');
     expect(document.querySelector('.pdp-specs dd')?.textContent).toBe('Navy jersey');

@@ -77,7 +77,7 @@ describe('ProductOptions', () => {
   it('renders colour swatches as links, the current one marked', async () => {
     const user = userEvent.setup();
     render(<ProductOptions {...dress!} />);
-    expect(screen.getByRole('group', { name: 'Color: Navy' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Colour: Navy' })).toBeTruthy();
     const navy = screen.getByRole('link', { name: 'Navy' });
     expect(navy.getAttribute('aria-current')).toBe('page');
     expect(navy.getAttribute('href')).toBe('/p/wrap-dress-navy');

@@ -21,7 +21,7 @@ export const schema = z.object({
   name: z.string(),
   styleCode: z.string(),
   isGiftCard: z.boolean(),
-  colourLabel: z.enum(['Color', 'Design']),
+  colourLabel: z.enum(['Colour', 'Design']),
   colours: z.array(
     z.object({
       label: z.string(),

@@ -13,7 +13,8 @@ export const schema = z.object({
 
 export type ShopperScreenProps = z.infer<typeof schema>;
 
-type Screen = LazyExoticComponent<ComponentType<{ prefix: string }>>;
+/** Every screen gets the site's prefix and its own name (one module may serve several pages). */
+type Screen = LazyExoticComponent<ComponentType<{ prefix: string; screen: string }>>;
 
 const screens: Record<string, Screen> = {
   bag: lazy(() => import('../screens/bag')),
@@ -46,7 +47,7 @@ export default function ShopperScreen({ screen, prefix }: ShopperScreenProps): R
     <div className="screen-body" data-screen-body={screen}>
       {Screen !== undefined && (
         <Suspense fallback={null}>
-          <Screen prefix={prefix} />
+          <Screen prefix={prefix} screen={screen} />
         </Suspense>
       )}
     </div>

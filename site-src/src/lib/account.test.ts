@@ -2,9 +2,9 @@
 // whether or not the email has an account), so nothing of the browser's state changes; opening
 // the link signs in with the cart the answer carries (the bag this browser had).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { stubFetch } from '../testing/checkout-fixtures';
+import { apiError, stubFetch } from '../testing/checkout-fixtures';
 import { resetBrowserState } from '../testing/setup-dom';
-import { confirmRegistration, register } from './account';
+import { confirmRegistration, LOGIN_SERVICE_FAILED, register, signIn, UPDATE_FAILED, updateCustomer, USER_DATA_FAILED } from './account';
 import { store, type Cart } from './store';
 
 const customer = { id: 'u1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone: '', form_fields: [] };
@@ -50,5 +50,42 @@ describe('register', () => {
     expect(store.getState().cart.count).toBe(2);
     expect(store.getState().customer.signedIn).toBe(true);
     expect(calls[0]?.body).toMatchObject({ token: 'f'.repeat(64) });
+  });
+});
+
+describe('sign-in failures (the error catalogue)', () => {
+  const routes = { 'POST /api/auth/logout': { status: 204 }, 'GET /api/cart': apiError(404, 'not_found', 'No cart'), 'GET /api/wishlists': { status: 200, body: { data: [] } } };
+
+  it("a refusal keeps the API's words and signs nobody out", async () => {
+    const calls = stubFetch({ ...routes, 'POST /api/auth/login': apiError(401, 'invalid_credentials', 'The password you entered was incorrect.') });
+    await expect(signIn('ada@example.com', 'wrong1')).rejects.toThrow('The password you entered was incorrect.');
+    expect(calls.some((c) => c.path === '/api/auth/logout')).toBe(false);
+  });
+
+  it("a failing or unreachable sign-in service says 'Credentials are invalid.' and signs out", async () => {
+    for (const answer of [apiError(503, 'unavailable', 'down'), 'network' as const]) {
+      const calls = stubFetch({ ...routes, 'POST /api/auth/login': answer });
+      await expect(signIn('ada@example.com', 'secret123')).rejects.toThrow(LOGIN_SERVICE_FAILED);
+      expect(calls.some((c) => c.path === '/api/auth/logout')).toBe(true);
+      expect(store.getState().customer.signedIn).toBe(false);
+    }
+  });
+
+  it("a sign-in whose customer data cannot be read says 'Retrieving user data failed.' and signs out", async () => {
+    for (const login of [{ status: 200, body: { is_valid: true, customer: null, cart: null } }, { status: 200, body: { is_valid: true, customer, cart: null } }]) {
+      const wishlist = login.body.customer === null ? { status: 200, body: { data: [] } } : apiError(500, 'internal', 'boom');
+      const calls = stubFetch({ ...routes, 'POST /api/auth/login': login, 'GET /api/wishlists': [wishlist, { status: 200, body: { data: [] } }] });
+      await expect(signIn('ada@example.com', 'secret123')).rejects.toThrow(USER_DATA_FAILED);
+      expect(calls.some((c) => c.path === '/api/auth/logout')).toBe(true);
+      expect(store.getState().customer.signedIn).toBe(false);
+    }
+  });
+
+  it("a profile update answered without the customer says 'Failed to update customer'", async () => {
+    stubFetch({ 'PUT /api/customer': { status: 200, body: {} } });
+    await expect(updateCustomer({ first_name: 'Ada' })).rejects.toThrow(UPDATE_FAILED);
+    stubFetch({ 'PUT /api/customer': { status: 200, body: customer } });
+    await expect(updateCustomer({ first_name: 'Ada' })).resolves.toEqual(customer);
+    expect(store.getState().customer.signedIn).toBe(true);
   });
 });

@@ -30,9 +30,42 @@ async function signedIn(customer: Customer, cart: Cart | null): Promise<Customer
   return customer;
 }
 
+/** The sign-in service failed (no answer, or a server error): not the shopper's mistake. */
+export const LOGIN_SERVICE_FAILED = 'Credentials are invalid.';
+/** Signed in, but the customer's data could not be read: the shopper is signed out again. */
+export const USER_DATA_FAILED = 'Retrieving user data failed.';
+/** The profile update answered without the customer. */
+export const UPDATE_FAILED = 'Failed to update customer';
+
+/** A failed sign-in leaves no half-signed-in state behind: the session (if any) is ended. */
+async function signInFailed(message: string): Promise<never> {
+  await signOut().catch(() => undefined);
+  throw new Error(message);
+}
+
 export async function signIn(email: string, password: string): Promise<Customer> {
-  const answer = await api<SignedIn>('POST', '/auth/login', { email: email.trim(), password, guest_wishlist: guestItems() });
-  return signedIn(answer.customer, answer.cart);
+  let answer: SignedIn | null;
+  try {
+    answer = await api<SignedIn | null>('POST', '/auth/login', { email: email.trim(), password, guest_wishlist: guestItems() });
+  } catch (error) {
+    // A refusal (wrong password, too many tries) keeps the API's own words; a failing service does not.
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500) throw error;
+    return signInFailed(LOGIN_SERVICE_FAILED);
+  }
+  if (typeof answer?.customer?.email !== 'string') return signInFailed(USER_DATA_FAILED);
+  try {
+    return await signedIn(answer.customer, answer.cart);
+  } catch {
+    return signInFailed(USER_DATA_FAILED);
+  }
+}
+
+/** Saves the profile; an answer without the customer is a failure, whatever its status. */
+export async function updateCustomer(body: Record<string, unknown>): Promise<Customer> {
+  const updated = await api<Customer | null>('PUT', '/customer', body);
+  if (typeof updated?.email !== 'string') throw new Error(UPDATE_FAILED);
+  store.getState().setCustomer(updated);
+  return updated;
 }
 
 /**

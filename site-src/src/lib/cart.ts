@@ -199,6 +199,11 @@ export function optionValue(line: Pick<LineItem, 'options'>, name: string): stri
   return line.options.find((o) => o.name === name)?.value ?? null;
 }
 
+/** An option's name as every screen shows it: "Colour" (the data's "Color" is only its name there). */
+export function optionLabel(name: string): string {
+  return name === 'Color' ? 'Colour' : name;
+}
+
 /**
  * Attributes in the spec's order: Color (Design for gift cards), Size (not gift cards), Length —
  * for the bag's lines and the checkout's, which share the option shape.
@@ -206,7 +211,7 @@ export function optionValue(line: Pick<LineItem, 'options'>, name: string): stri
 export function lineAttributes(line: Pick<LineItem, 'options' | 'is_gift_card'>): { label: string; value: string }[] {
   const out: { label: string; value: string }[] = [];
   const colour = optionValue(line, line.is_gift_card ? 'Design' : 'Color') ?? optionValue(line, 'Color');
-  if (colour !== null) out.push({ label: line.is_gift_card ? 'Design' : 'Color', value: colour });
+  if (colour !== null) out.push({ label: line.is_gift_card ? 'Design' : optionLabel('Color'), value: colour });
   const size = optionValue(line, 'Size');
   if (size !== null && !line.is_gift_card) out.push({ label: 'Size', value: size });
   const length = optionValue(line, 'Length');

@@ -2,7 +2,7 @@
 // carried to the next page, bounded), sent on acceptance, dropped on refusal; and the /cookies
 // screen's policy extraction.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { policyBlocks } from '../screens/cookies';
+import { pageBlocks as policyBlocks } from './content-page';
 import { CONSENT_COOKIE, keepQueue, parseConsent, QUEUE_KEY, QUEUE_MAX, readConsent, saveConsent, sendEvent } from './consent';
 import { CONSENTED } from './consent-rules';
 

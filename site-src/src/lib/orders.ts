@@ -70,3 +70,8 @@ export function loadConfirmation(checkoutId: string, orderId: string): Promise<O
 export async function loadOrderHistory(): Promise<Order[]> {
   return (await api<{ orders: Order[] }>('GET', '/customer/orders')).orders;
 }
+
+/** The day an order was placed, as the account and the confirmation show it: 5 March 2026. */
+export function placedOn(order: Pick<Order, 'created_at'>): string {
+  return new Date(order.created_at * 1000).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+}

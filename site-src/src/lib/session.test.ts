@@ -31,3 +31,23 @@ describe('bottom bar Basket during a promotions sync', () => {
     expect(store.getState().panel).toBe('bag');
   });
 });
+
+describe('the mobile menu gives way', () => {
+  it('closes when a panel opens over it, and on a tap on its backdrop (the <details> itself)', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 200 })));
+    document.body.innerHTML = '<details class="mnav" open><summary class="mnav__toggle">Menu</summary><nav class="mnav__panel"><a href="/x">X</a></nav></details>';
+    await startSession('');
+    const menu = document.querySelector('details.mnav') as HTMLDetailsElement;
+
+    store.getState().openPanel('wishlist');
+    expect(menu.open).toBe(false);
+    store.getState().closePanel();
+
+    menu.open = true;
+    (menu.querySelector('a') as HTMLAnchorElement).addEventListener('click', (e) => e.preventDefault());
+    (menu.querySelector('a') as HTMLAnchorElement).click();
+    expect(menu.open).toBe(true);
+    menu.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
+    expect(menu.open).toBe(false);
+  });
+});

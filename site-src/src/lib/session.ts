@@ -1,6 +1,6 @@
 // The start of every visit, loaded after hydration by the shopper shell: who is this (the API,
 // not the cookie hint, decides), what is in their bag and their wishlist; and the page behaviour
-// that can wait for it (sticky header, account links).
+// that can wait for it (sticky header, account links, the mobile menu giving way to panels).
 import { loadCustomer } from './account';
 import { loadCart } from './cart';
 import { flushQueue, keepQueue, readConsent } from './consent';
@@ -37,14 +37,16 @@ function followPromotionsSync(): void {
 }
 
 /**
- * Static controls that open a panel (bottom bar, header wishlist, locale button). Without
- * JavaScript they stay links or a <details> list. Account opens the login modal only when signed out.
+ * Static controls that open a panel (bottom bar, header wishlist, locale button, size guide).
+ * Without JavaScript they stay links or a <details> list. Account opens the login modal only when signed out.
  */
 const OPENERS: [string, Panel][] = [
   ['.locale__button', 'locale'],
   ['[data-open-wishlist]', 'wishlist'],
   ['[data-bag-link]', 'bag'],
   ['[data-account-link]', 'login'],
+  // The product page's Size guide: the guide in a dialog, the page kept as it is.
+  ['.product-options__size-guide', 'size-guide'],
 ];
 
 function openFromStaticControl(event: MouseEvent): void {
@@ -56,6 +58,23 @@ function openFromStaticControl(event: MouseEvent): void {
   // §2: the Basket is disabled (and does nothing) while a promotions sync is loading.
   if (opener[1] === 'bag' && store.getState().promotionsSyncing) return;
   store.getState().openPanel(opener[1]);
+}
+
+/**
+ * The mobile menu (a <details>, either variant) closes when a panel (bag, wishlist, search, login)
+ * opens over it, and on a tap on its backdrop (the element's own ::before, so the tap lands on
+ * the <details> itself). Closing the element fires its toggle, which the menu island follows.
+ */
+function followMobileMenu(): void {
+  const close = (): void => {
+    for (const menu of Array.from(document.querySelectorAll<HTMLDetailsElement>('details.mnav[open]'))) menu.open = false;
+  };
+  store.subscribe((state, previous) => {
+    if (state.panel !== null && state.panel !== previous.panel) close();
+  });
+  document.addEventListener('click', (event) => {
+    if (event.target instanceof HTMLDetailsElement && event.target.matches('details.mnav[open]')) close();
+  });
 }
 
 /** The header takes its sticky style once the page is scrolled. */
@@ -104,6 +123,7 @@ export function startSession(prefix = ''): Promise<void> {
     followAccountLinks(prefix);
     followPromotionsSync();
     followScroll();
+    followMobileMenu();
     document.addEventListener('click', openFromStaticControl);
     // The static panel buttons work from here on (browser tests wait for this mark).
     document.documentElement.setAttribute('data-shop-ready', '');

@@ -82,7 +82,8 @@ export interface Customer {
   first_name: string;
   last_name: string;
   phone: string;
-  form_fields: { name: string; value: string }[];
+  /** Text fields (Title, Date of Birth, custom fields) and the yes/no preferences, as booleans. */
+  form_fields: { name: string; value: string | boolean }[];
 }
 
 export interface WishlistEntry {
@@ -119,7 +120,7 @@ export interface AddedToBag {
   sku: string;
 }
 
-export type Panel = 'bag' | 'wishlist' | 'search' | 'locale' | 'login' | 'added' | 'newsletter' | null;
+export type Panel = 'bag' | 'wishlist' | 'search' | 'locale' | 'login' | 'added' | 'newsletter' | 'size-guide' | null;
 
 export interface StoreState {
   /**

@@ -4,14 +4,7 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { Form } from '../components/Field';
 import { readConsent, saveConsent } from '../lib/consent';
-
-/** The policy's blocks from its content page's HTML, without islands or scripts (they would not run). */
-export function policyBlocks(html: string): string | null {
-  const blocks = new DOMParser().parseFromString(html, 'text/html').querySelector('.content-page .blocks');
-  if (blocks === null) return null;
-  blocks.querySelectorAll('[data-island], script').forEach((node) => node.remove());
-  return blocks.innerHTML;
-}
+import { loadPageBlocks } from '../lib/content-page';
 
 export default function CookiesScreen({ prefix }: { prefix: string }): ReactElement {
   const [analytics, setAnalytics] = useState(() => readConsent()?.analytics ?? false);
@@ -19,9 +12,8 @@ export default function CookiesScreen({ prefix }: { prefix: string }): ReactElem
   const [policy, setPolicy] = useState<string | null>(null);
 
   useEffect(() => {
-    fetch(`${prefix}/cookie-policy`)
-      .then((response) => (response.ok ? response.text() : Promise.reject(new Error(String(response.status)))))
-      .then((html) => setPolicy(policyBlocks(html)))
+    loadPageBlocks(`${prefix}/cookie-policy`)
+      .then(setPolicy)
       .catch(() => setPolicy(null));
   }, [prefix]);
 

@@ -6,15 +6,12 @@ import { Field, Form, FormError } from '../components/Field';
 import { ApiError, marketOf } from '../lib/api';
 import { register, TITLES } from '../lib/account';
 import { emailError, nameError, passwordError, requiredError } from '../lib/validation';
+import { ADDRESS_COUNTRIES, addressLabels } from '../lib/address';
 
-export const COUNTRIES = [
-  { code: 'GB', name: 'United Kingdom' },
-  { code: 'US', name: 'United States' },
-  { code: 'AT', name: 'Austria' },
-  { code: 'DE', name: 'Germany' },
-  { code: 'NL', name: 'Netherlands' },
-] as const;
 const HOME_COUNTRY = { uk: 'GB', us: 'US', eu: 'IE' } as const;
+
+/** The address's country: the one chosen, else the market's own (which names its fields). */
+const addressCountry = (r: Registration): string => (r.country !== '' ? r.country : HOME_COUNTRY[marketOf()]);
 
 export interface Registration {
   title: string;
@@ -55,7 +52,7 @@ export function registrationErrors(r: Registration): Record<string, string> {
   if (hasAddress(r)) {
     errors['address.addressLine1'] = requiredError(r.addressLine1, 'Please enter your street name');
     errors['address.city'] = requiredError(r.city, 'Please enter your city');
-    errors['address.postCode'] = requiredError(r.postCode, 'Please enter your zip code');
+    errors['address.postCode'] = requiredError(r.postCode, addressLabels(addressCountry(r)).postal.message);
     errors['address.country'] = requiredError(r.country, 'Please select your country');
   }
   return Object.fromEntries(Object.entries(errors).filter((e): e is [string, string] => e[1] !== null));
@@ -72,7 +69,7 @@ export function registrationPayload(r: Registration): Record<string, unknown> {
     dateOfBirth: r.dateOfBirth,
     preferenceEmail: r.preferenceEmail,
     preferencePost: r.preferencePost,
-    countryIso2: r.country !== '' ? r.country : HOME_COUNTRY[marketOf()],
+    countryIso2: addressCountry(r),
     custom_fields: [],
     accepts_product_review_abandoned_cart_emails: r.preferenceEmail,
     addressFinder: null,
@@ -89,6 +86,8 @@ export default function CreateAccountScreen({ prefix }: { prefix: string }): Rea
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const set = <K extends keyof Registration>(key: K) => (value: Registration[K]) => setForm({ ...form, [key]: value });
+  // A UK address asks for a county and a postcode, a US one for a state and a ZIP code.
+  const labels = addressLabels(addressCountry(form));
   const text = (key: Exclude<keyof Registration, 'preferenceEmail' | 'preferencePost'>, label: string, extra: { type?: 'text' | 'email' | 'password' | 'tel' | 'date'; autoComplete?: string; required?: boolean; errorKey?: string } = {}): ReactElement => (
     <Field id={`reg-${key}`} label={label} value={form[key]} onChange={set(key)} error={errors[extra.errorKey ?? key] ?? null} type={extra.type} autoComplete={extra.autoComplete} required={extra.required} />
   );
@@ -155,15 +154,15 @@ export default function CreateAccountScreen({ prefix }: { prefix: string }): Rea
         {text('addressLine1', 'Street name', { autoComplete: 'address-line1', errorKey: 'address.addressLine1' })}
         {text('addressLine2', 'House/apartment number', { autoComplete: 'address-line2', errorKey: 'address.addressLine2' })}
         {text('city', 'City', { autoComplete: 'address-level2', errorKey: 'address.city' })}
-        {text('county', 'State/province', { autoComplete: 'address-level1', errorKey: 'address.county' })}
-        {text('postCode', 'Zip code', { autoComplete: 'postal-code', errorKey: 'address.postCode' })}
+        {labels.region !== null && text('county', labels.region.label, { autoComplete: 'address-level1', errorKey: 'address.county' })}
+        {text('postCode', labels.postal.label, { autoComplete: 'postal-code', errorKey: 'address.postCode' })}
         <div className="field">
           <label className="field__label" htmlFor="reg-country">
             Country
           </label>
           <select className="field__input" id="reg-country" value={form.country} onChange={(event) => set('country')(event.target.value)}>
             <option value="">Select a country</option>
-            {COUNTRIES.map((c) => (
+            {ADDRESS_COUNTRIES.map((c) => (
               <option key={c.code} value={c.code}>
                 {c.name}
               </option>

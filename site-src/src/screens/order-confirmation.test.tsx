@@ -52,6 +52,20 @@ describe('order confirmation', () => {
     expect(screen.queryByRole('heading', { name: 'Create an account' })).toBeNull();
   });
 
+  it("says 'Currently unavailable' when the API is down or unreachable, and 'An error occured' on another error", async () => {
+    stubLocation(PATH);
+    stubFetch({ [GET]: apiError(503, 'unavailable', 'The store is being updated') });
+    render(<OrderConfirmationScreen prefix="" />);
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Currently unavailable');
+    expect(screen.getByRole('alert').textContent).toBe('Please try again in a few minutes');
+    expect(screen.queryByText('Thank you for your order.')).toBeNull();
+    cleanup();
+    stubFetch({ [GET]: apiError(500, 'internal', 'Internal error') });
+    render(<OrderConfirmationScreen prefix="" />);
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('An error occured');
+    expect(screen.getByRole('alert').textContent).toBe('Please go back or try again');
+  });
+
   it("shows the not-found state to anyone but the owner (404)", async () => {
     stubLocation(PATH);
     stubFetch({ [GET]: apiError(404, 'not_found', 'Not found') });

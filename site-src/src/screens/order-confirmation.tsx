@@ -4,22 +4,21 @@
 // delivery address and method, the purchase event (once per order), and for guests an account.
 import { useEffect, useState, type ReactElement } from 'react';
 import { AddressBlock } from '../components/AddressBlock';
-import { NOT_FOUND, NotFoundState } from '../components/NotFoundState';
+import { ErrorState } from '../components/NotFoundState';
 import { OrderSummary } from '../components/OrderSummary';
 import { GuestAccountOffer } from '../features/checkout/guest-account';
 import { trackPurchaseOnce } from '../features/checkout/purchase-tracking';
 import { ApiError } from '../lib/api';
 import { confirmationIds, loadConfirmation, type Order } from '../lib/orders';
 
-export { NOT_FOUND };
-
 export default function OrderConfirmationScreen({ prefix }: { prefix: string }): ReactElement {
   const [ids] = useState(() => confirmationIds(window.location.pathname));
   const [order, setOrder] = useState<Order | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  // The API status that stops the page (404 for an unknown order), or null.
+  const [failed, setFailed] = useState<number | null>(null);
   useEffect(() => {
     if (ids === null) {
-      setFailed(NOT_FOUND);
+      setFailed(404);
       return;
     }
     loadConfirmation(ids.checkoutId, ids.orderId)
@@ -27,12 +26,11 @@ export default function OrderConfirmationScreen({ prefix }: { prefix: string }):
         setOrder(loaded);
         trackPurchaseOnce(loaded);
       })
-      // 404: not this browser's or customer's order (or no such order): the not-found state.
-      .catch((error: unknown) => setFailed(error instanceof ApiError && error.status === 404 ? NOT_FOUND : error instanceof Error ? error.message : String(error)));
+      // 404: not this browser's or customer's order (or no such order); 503 or no answer: the API
+      // is down; anything else an error. Only that state shows.
+      .catch((error: unknown) => setFailed(error instanceof ApiError ? error.status : 500));
   }, [ids]);
-  // Not this shopper's order, or none: only the not-found state shows (issue 17 item 7).
-  if (failed === NOT_FOUND) return <NotFoundState prefix={prefix} />;
-  if (failed !== null) return <p role="alert">{failed}</p>;
+  if (failed !== null) return <ErrorState prefix={prefix} status={failed} />;
   if (order === null || ids === null) return <p aria-busy="true">Loading...</p>;
   return (
     <div className="order-confirmation">

@@ -16,7 +16,7 @@ export const US: Country = {
     { code: 'CA', name: 'California' },
     { code: 'NV', name: 'Nevada' },
   ],
-  postal_code_label: 'Zip code',
+  postal_code_label: 'ZIP code',
 };
 
 export const ADDRESS: AddressFields = {

@@ -6,7 +6,7 @@
 //! journey expects the API to refuse is named and removed, nothing else), and no axe violation.
 //!  1. a guest pays by card, sees the order on the confirmation and creates an account from it (the
 //!     email filled in), then finds the order in the order history; in the UK at 1280 and 375 px,
-//!     and in /us (a state select, 'Zip code') and /eu at 1280 px;
+//!     and in /us (a State select, 'ZIP code'; the UK a County) and /eu at 1280 px;
 //!  2. a signed-in shopper with a saved address: no identity step, the saved address chosen;
 //!  3. a declined card (402, the API's message), then an authorised one;
 //!  4. a 3-D Secure challenge passed on the sandbox's page, back through /checkout/return;
@@ -48,9 +48,9 @@ const problem =
 
 /** A delivery address per market: the US one has a state and a zip code. */
 const ADDRESSES = {
-  '': { country: 'GB', first: 'Ada', last: 'Lovelace', street: 'Analytical Row', house: '1', city: 'London', state: null, postal: 'N1 9GU', phone: '020 7946 0000' },
-  '/us': { country: 'US', first: 'Grace', last: 'Hopper', street: 'Mission Street', house: '500', city: 'San Francisco', state: 'California', postal: '94105', phone: '415 555 0100' },
-  '/eu': { country: 'DE', first: 'Emmy', last: 'Noether', street: 'Bunsenstraße', house: '3', city: 'Göttingen', state: null, postal: '37073', phone: '0551 390 0' },
+  '': { country: 'GB', first: 'Ada', last: 'Lovelace', street: 'Analytical Row', house: '1', city: 'London', state: null, county: 'Greater London', postal: 'N1 9GU', phone: '020 7946 0000' },
+  '/us': { country: 'US', first: 'Grace', last: 'Hopper', street: 'Mission Street', house: '500', city: 'San Francisco', state: 'California', county: null, postal: '94105', phone: '415 555 0100' },
+  '/eu': { country: 'DE', first: 'Emmy', last: 'Noether', street: 'Bunsenstraße', house: '3', city: 'Göttingen', state: null, county: null, postal: '37073', phone: '0551 390 0' },
 };
 
 let emails = 0;
@@ -146,8 +146,11 @@ async function fillAddress(page, prefix) {
   await form.getByLabel('Street name *').fill(a.street);
   await form.getByLabel('House or apartment number *').fill(a.house);
   await form.getByLabel('City *').fill(a.city);
-  if (a.state !== null) await form.getByLabel('State or province *').selectOption({ label: a.state });
-  await form.getByLabel(prefix === '/us' ? 'Zip code *' : 'Postcode *').fill(a.postal);
+  if (a.state !== null) await form.getByLabel('State *').selectOption({ label: a.state });
+  // The UK asks for a county (optional), the US for a state; neither elsewhere.
+  if (a.county !== null) await form.getByLabel('County', { exact: true }).fill(a.county);
+  else assert.equal(await form.getByLabel('County', { exact: true }).count(), 0, `${prefix}: a County field`);
+  await form.getByLabel(prefix === '/us' ? 'ZIP code *' : 'Postcode *').fill(a.postal);
   await form.getByLabel('Phone number *').fill(a.phone);
 }
 

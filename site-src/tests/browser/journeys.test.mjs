@@ -206,7 +206,7 @@ describe('shopper journeys', () => {
     // The in-place colour change loads right after hydration; a click before that is a plain link.
     await page.waitForLoadState('networkidle');
     await page.locator('.product-options__swatches').getByRole('link', { name: 'Burgundy' }).click();
-    await page.getByRole('group', { name: 'Color: Burgundy' }).waitFor();
+    await page.getByRole('group', { name: 'Colour: Burgundy' }).waitFor();
     await page.waitForFunction(() => document.querySelector('.gallery__media')?.getAttribute('src')?.includes('274674_1'));
     const burgundy = new URL(page.url());
     assert.equal(decodeURIComponent(burgundy.pathname), '/p/101/satin-slip-midi-dress/Burgundy');
@@ -225,7 +225,7 @@ describe('shopper journeys', () => {
     await popup.waitFor({ state: 'hidden' });
 
     await page.goBack({ waitUntil: 'commit' });
-    await page.getByRole('group', { name: 'Color: Emerald Green' }).waitFor();
+    await page.getByRole('group', { name: 'Colour: Emerald Green' }).waitFor();
     await page.waitForFunction(() => document.querySelector('.gallery__media')?.getAttribute('src')?.includes('Emerald_Green_1'));
     assert.equal(decodeURIComponent(new URL(page.url()).pathname), PRODUCT);
     assert.equal(await page.evaluate(() => window.colourJourneyMark), 'same document');
@@ -321,6 +321,89 @@ describe('shopper journeys', () => {
       await screen.close();
     }
   });
+
+  for (const viewport of [DESKTOP, MOBILE]) {
+    journey('9: my account pages: the navigation, saved addresses (UK and US fields, default, edit, delete) and marketing preferences, axe clean', viewport, async (context) => {
+      const { page, errors } = await open(context, '/');
+      const email = newEmail('account9');
+      await register(page, { email });
+      // The overview and its navigation.
+      await page.getByRole('navigation', { name: 'My account' }).waitFor();
+      assert.equal(await page.getByRole('link', { name: 'Overview' }).getAttribute('aria-current'), 'page');
+      await page.getByText('You have no saved addresses.').waitFor();
+      assert.deepEqual(await axeViolations(page), [], 'overview');
+
+      await page.getByRole('link', { name: 'Saved addresses' }).click();
+      await page.waitForURL(/\/MyAccount\/SavedAddresses$/, { waitUntil: 'domcontentloaded' });
+      await hydrated(page, TIMEOUT);
+      const addAddress = async (a) => {
+        await page.getByRole('button', { name: 'Add an address' }).click();
+        const form = page.locator('main form');
+        await form.getByLabel('Country *').selectOption(a.country);
+        await form.getByLabel('First name *').fill('Ada');
+        await form.getByLabel('Last name *').fill('Lovelace');
+        await form.getByLabel('Street name *').fill(a.street);
+        await form.getByLabel('House or apartment number *').fill('1');
+        await form.getByLabel('City *').fill(a.city);
+        if (a.country === 'US') {
+          // A US address asks for a state and a ZIP code, and no county.
+          assert.equal(await form.getByLabel('County', { exact: true }).count(), 0);
+          await form.getByLabel('State *').selectOption({ label: 'Nevada' });
+          await form.getByLabel('ZIP code *').fill('89501');
+        } else {
+          assert.equal(await form.getByLabel(/^State/).count(), 0);
+          await form.getByLabel('County', { exact: true }).fill('Greater London');
+          await form.getByLabel('Postcode *').fill('N1 9GU');
+        }
+        await form.getByLabel('Phone number *').fill('020 7946 0000');
+        assert.deepEqual(await axeViolations(page), [], 'address form');
+        await form.getByRole('button', { name: 'Save address' }).click();
+        await page.getByText('The address has been added.').waitFor();
+        await page.locator('.address', { hasText: a.city }).waitFor();
+      };
+      await addAddress({ country: 'GB', street: 'Analytical Row', city: 'London' });
+      await addAddress({ country: 'US', street: 'Virginia Street', city: 'Reno' });
+      const defaultCity = async () => (await page.locator('.address').first().innerText()).includes('Reno') ? 'Reno' : 'London';
+      assert.equal(await defaultCity(), 'London');
+      await page.getByRole('button', { name: 'Set as default address Virginia Street' }).click();
+      await page.getByText('Your default address has been changed.').waitFor();
+      await page.waitForFunction(() => document.querySelector('.address')?.textContent?.includes('Reno'));
+      assert.match(await page.locator('.address').first().innerText(), /Default address/);
+      // Edit the London one: the form opens with its fields.
+      await page.getByRole('button', { name: 'Edit address Analytical Row' }).click();
+      const city = page.locator('main form').getByLabel('City *');
+      assert.equal(await city.inputValue(), 'London');
+      await city.fill('Bath');
+      await page.getByRole('button', { name: 'Save address' }).click();
+      await page.getByText('The address has been updated.').waitFor();
+      await page.locator('.address', { hasText: 'Bath' }).waitFor();
+      await page.getByRole('button', { name: 'Delete address Analytical Row' }).click();
+      await page.getByText('The address has been deleted.').waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('.address').length === 1);
+      assert.deepEqual(await axeViolations(page), [], 'saved addresses');
+      // The default address is what the overview shows.
+      await page.getByRole('link', { name: 'Overview' }).click();
+      await page.waitForURL(/\/my-account$/, { waitUntil: 'domcontentloaded' });
+      await hydrated(page, TIMEOUT);
+      await page.locator('.account__overview', { hasText: 'Reno' }).waitFor();
+
+      // Marketing preferences: the email consent through the marketing-consent endpoint.
+      await page.getByRole('link', { name: 'My profile' }).click();
+      await page.waitForURL(/\/MyAccount\/MyProfile$/, { waitUntil: 'domcontentloaded' });
+      await hydrated(page, TIMEOUT);
+      const consent = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/marketing-consent');
+      await page.getByLabel('Email me news and offers').check();
+      await page.getByRole('button', { name: 'Save preferences' }).click();
+      assert.deepEqual((await consent).postDataJSON(), { email, category: 'marketing_email', action: 'accept' });
+      await page.getByText('Your preferences have been saved.').waitFor();
+      await page.reload();
+      await hydrated(page, TIMEOUT);
+      assert.equal(await page.getByLabel('Email me news and offers').isChecked(), true);
+      assert.equal(await page.getByLabel('Send me news and offers by post').isChecked(), false);
+      assert.deepEqual(await axeViolations(page), [], 'my profile');
+      assert.deepEqual(errors, []);
+    });
+  }
 
   for (const viewport of [DESKTOP, MOBILE]) {
     journey('3: a guest wishlist, then sign-in, and the merge', viewport, async (context) => {
@@ -482,7 +565,7 @@ describe('shopper journeys', () => {
       const item = sidebar.locator('.bag-line');
       await assertLineImage(item, 'Emerald_Green');
       // Only the colour is the shopper's: no size or length of the colour's first variant.
-      assert.equal((await item.locator('.bag-line__attrs').innerText()).trim(), 'Color: Emerald Green');
+      assert.equal((await item.locator('.bag-line__attrs').innerText()).trim(), 'Colour: Emerald Green');
       const size = item.getByLabel('Size');
       await size.waitFor();
       await item.getByRole('button', { name: 'Add to cart Satin Slip Midi Dress' }).click();

@@ -284,7 +284,7 @@ describe('keyboard', () => {
       await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.includes('product-options-live')));
       await tabTo(page, '.product-options__swatches a[href*="Burgundy"]');
       await page.keyboard.press('Enter');
-      await page.getByRole('group', { name: 'Color: Burgundy' }).waitFor();
+      await page.getByRole('group', { name: 'Colour: Burgundy' }).waitFor();
       assert.match(await focusedName(page), /swatch.*Burgundy/, 'focus stays on the chosen colour');
 
       // Radios: Tab enters the group, Space chooses the focused one, arrows move the choice.

@@ -1,5 +1,5 @@
-// The checkout address rules per country: the UK's Postcode and no state, the US's Zip code and a
-// required state, each required field's message in the API's words, and the API's own per-field
+// The checkout address rules per country: the UK's Postcode and an optional County, the US's ZIP
+// code and a required State, elsewhere a Postcode alone, each required field's message in the API's words, and the API's own per-field
 // errors (keyed `address.<name>`) shown at their fields.
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useState, type ReactElement } from 'react';
@@ -15,10 +15,11 @@ function Harness({ start, errors = {} }: { start: AddressFields; errors?: Record
 }
 
 describe('address rules per country', () => {
-  it('UK: the postal code is a Postcode and there is no state', () => {
+  it('UK: a Postcode and an optional County, no state', () => {
     render(<Harness start={emptyAddress('GB')} />);
     expect(screen.getByLabelText('Postcode *')).toBeTruthy();
-    expect(screen.queryByLabelText('State or province *')).toBeNull();
+    expect(screen.getByLabelText('County')).toBeTruthy();
+    expect(screen.queryByLabelText(/State/)).toBeNull();
     expect(addressErrors(emptyAddress('GB'), [UK, US])).toEqual({
       'address.first_name': 'Please enter a first name',
       'address.last_name': 'Please enter a last name',
@@ -31,16 +32,18 @@ describe('address rules per country', () => {
     expect(addressErrors(ADDRESS, [UK, US])).toEqual({});
   });
 
-  it('US: choosing the country asks for a state (required) and a Zip code', () => {
+  it('US: choosing the country asks for a State (required) and a ZIP code, and no county', () => {
     render(<Harness start={emptyAddress('GB')} />);
     fireEvent.change(screen.getByLabelText('Country *'), { target: { value: 'US' } });
-    const state = screen.getByLabelText('State or province *') as HTMLSelectElement;
-    expect(Array.from(state.options).map((o) => o.textContent)).toEqual(['Select a state or province', 'California', 'Nevada']);
-    expect(screen.getByLabelText('Zip code *')).toBeTruthy();
+    const state = screen.getByLabelText('State *') as HTMLSelectElement;
+    expect(Array.from(state.options).map((o) => o.textContent)).toEqual(['Select a state', 'California', 'Nevada']);
+    expect(screen.getByLabelText('ZIP code *')).toBeTruthy();
+    expect(screen.queryByLabelText(/County/)).toBeNull();
+    expect(screen.queryByLabelText(/Postcode/)).toBeNull();
     const us = { ...ADDRESS, country_code: 'US', postal_code: '' };
     expect(addressErrors(us, [UK, US])).toEqual({
-      'address.state_or_province': 'Please enter a state or province',
-      'address.postal_code': 'Please enter a zip code',
+      'address.state_or_province': 'Please enter a state',
+      'address.postal_code': 'Please enter a ZIP code',
     });
     expect(addressErrors({ ...us, state_or_province: 'CA', postal_code: '89501' }, [UK, US])).toEqual({});
   });

@@ -1,10 +1,9 @@
 // The address fields of the delivery and billing steps: country first (it decides the state select
-// and the postal code's label), then the address-book fields, each with its error.
+// or the county field, and the postal code's label), then the address-book fields, each with its error.
 import type { ReactElement } from 'react';
 import { Field, SelectField } from '../../components/Field';
-import type { AddressFields } from '../../lib/address';
-import type { Country } from './checkout-api/checkout-view';
-import { countryOf, postalLabel, stateChoices } from './address-rules';
+import { addressLabels, type AddressCountry, type AddressFields } from '../../lib/address';
+import { countryOf, stateChoices } from './address-rules';
 
 export interface AddressFormProps {
   /** Prefix of the field ids (`delivery`, `billing`): both forms never share a page, ids stay unique anyway. */
@@ -13,7 +12,7 @@ export interface AddressFormProps {
   section: 'shipping' | 'billing';
   value: AddressFields;
   onChange(next: AddressFields): void;
-  countries: readonly Country[];
+  countries: readonly AddressCountry[];
   /** Keyed `address.<name>`, as the API names them. */
   errors: Record<string, string>;
 }
@@ -29,6 +28,7 @@ const TEXT_FIELDS: [keyof AddressFields, string, string][] = [
 export function AddressForm({ id, section, value, onChange, countries, errors }: AddressFormProps): ReactElement {
   const country = countryOf(countries, value.country_code);
   const states = stateChoices(country);
+  const labels = addressLabels(value.country_code);
   const error = (name: keyof AddressFields): string | null => errors[`address.${name}`] ?? null;
   const set = (name: keyof AddressFields) => (next: string) => onChange({ ...value, [name]: next });
   const changeCountry = (code: string): void => {
@@ -52,20 +52,32 @@ export function AddressForm({ id, section, value, onChange, countries, errors }:
       {TEXT_FIELDS.map(([name, label, token]) => (
         <Field key={name} id={`${id}-${name}`} label={label} value={value[name]} onChange={set(name)} error={error(name)} autoComplete={`${section} ${token}`} required />
       ))}
-      {states.length > 0 && (
+      {states.length > 0 ? (
         <SelectField
           id={`${id}-state_or_province`}
-          label="State or province"
+          label={labels.region?.label ?? 'State'}
           value={value.state_or_province}
           onChange={set('state_or_province')}
           options={states}
-          placeholder="Select a state or province"
+          placeholder={`Select a ${(labels.region?.label ?? 'State').toLowerCase()}`}
           error={error('state_or_province')}
           autoComplete={`${section} address-level1`}
           required
         />
+      ) : (
+        labels.region !== null && (
+          <Field
+            id={`${id}-state_or_province`}
+            label={labels.region.label}
+            value={value.state_or_province}
+            onChange={set('state_or_province')}
+            error={error('state_or_province')}
+            autoComplete={`${section} address-level1`}
+            required={labels.region.required}
+          />
+        )
       )}
-      <Field id={`${id}-postal_code`} label={postalLabel(country)} value={value.postal_code} onChange={set('postal_code')} error={error('postal_code')} autoComplete={`${section} postal-code`} required />
+      <Field id={`${id}-postal_code`} label={labels.postal.label} value={value.postal_code} onChange={set('postal_code')} error={error('postal_code')} autoComplete={`${section} postal-code`} required />
       <Field id={`${id}-phone`} label="Phone number" type="tel" value={value.phone} onChange={set('phone')} error={error('phone')} autoComplete={`${section} tel`} required />
     </div>
   );

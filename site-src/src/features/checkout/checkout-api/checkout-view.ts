@@ -1,6 +1,6 @@
 // The Checkout object every checkout call answers (docs/checkout.md "The checkout view").
 // Amounts are decimal major units computed by the server; the browser never sends one.
-import type { AddressFields } from '../../../lib/address';
+import type { AddressCountry, AddressFields } from '../../../lib/address';
 import type { CartOption } from '../../../lib/store';
 
 /** The steps in order; `next_step` names the first one not yet done. */
@@ -48,9 +48,7 @@ export interface Consignment {
  * A country the market's checkout delivers to. The contract does not say whether `states` are
  * names or `{code, name}` pairs, so both are read (see `stateChoices`).
  */
-export interface Country {
-  code: string;
-  name: string;
+export interface Country extends AddressCountry {
   states: (string | { code: string; name: string })[];
   postal_code_label: string;
 }
