@@ -25,6 +25,34 @@ fn a_rebuild_with_no_change_writes_no_file() {
     assert_eq!(snapshot_files(&site.public()), before);
 }
 
+/// Every directory under `root`, `root` itself left out.
+fn directories_under(root: &std::path::Path) -> usize {
+    std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_dir())
+        .map(|e| 1 + directories_under(&e.path()))
+        .sum()
+}
+
+#[test]
+fn a_cold_build_makes_each_directory_once() {
+    let site = copied_sample();
+    let cold = site.build().unwrap();
+    // One mkdir per directory of the new generation, made before the writes; none per file
+    // (a create_dir_all per file made one call for each of the 1,483 files).
+    let dirs = directories_under(&site.live());
+    assert!(dirs > 100, "{dirs}");
+    assert_eq!(cold.dirs_created, dirs, "{} files", cold.written.len());
+    // A rebuild with a change publishes a full generation again: the same, once each.
+    edit_json(&site.export, "catalog/products.json", |doc| {
+        doc["data"][0]["name"] = serde_json::json!("Renamed Dress");
+    });
+    let rebuilt = site.build().unwrap();
+    assert!(!rebuilt.written.is_empty());
+    assert_eq!(rebuilt.dirs_created, directories_under(&site.live()));
+}
+
 fn phase_names(report: &generator::BuildReport) -> Vec<&'static str> {
     report.phases.iter().map(|(name, _)| *name).collect()
 }

@@ -72,6 +72,8 @@ pub struct BuildReport {
     /// For an overlay publish: the manifest naming the layer, for the caller to record with
     /// `record_manifest` once it serves the layer.
     pub manifest: Option<crate::output::Manifest>,
+    /// `mkdir` calls the build made: one per directory of the new generation.
+    pub dirs_created: usize,
 }
 
 impl BuildReport {
@@ -488,10 +490,19 @@ pub fn build_with_memo(
         return Ok(report);
     }
 
-    let generation = NewGeneration::create(&dirs)?;
+    let mut generation = NewGeneration::create(&dirs)?;
     let live = previous.as_ref().map(|(_, live)| live.clone());
     // An overlay needs a complete tree underneath; without one this build is a full one.
     let overlay = publish == Publish::Overlay && live.is_some();
+    // Every directory this generation will hold, made once before the parallel writes (an
+    // overlay holds only what changed).
+    generation.prepare_dirs(
+        planned
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| !(overlay && unchanged(i)))
+            .map(|(_, p)| &*p.path),
+    )?;
     let bar = if opts.progress {
         let bar = ProgressBar::new(planned.len() as u64);
         bar.set_style(
@@ -537,6 +548,7 @@ pub fn build_with_memo(
         })
         .collect();
     bar.finish_and_clear();
+    report.dirs_created = generation.dirs_created();
     let written: Vec<String> = results?.into_iter().flatten().collect();
     phases.mark("render and write");
     // Indexed after every page rendered and before the site goes live, so a failed render leaves
