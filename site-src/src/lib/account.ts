@@ -32,7 +32,7 @@ async function signedIn(customer: Customer, cart: Cart | null): Promise<Customer
 
 /** The sign-in service failed (no answer, or a server error): not the shopper's mistake. */
 export const LOGIN_SERVICE_FAILED = 'Credentials are invalid.';
-/** Signed in, but the customer's data could not be read: the shopper is signed out again. */
+/** Signed in, but the answer carried no customer: the shopper is signed out again. */
 export const USER_DATA_FAILED = 'Retrieving user data failed.';
 /** The profile update answered without the customer. */
 export const UPDATE_FAILED = 'Failed to update customer';
@@ -53,11 +53,9 @@ export async function signIn(email: string, password: string): Promise<Customer>
     return signInFailed(LOGIN_SERVICE_FAILED);
   }
   if (typeof answer?.customer?.email !== 'string') return signInFailed(USER_DATA_FAILED);
-  try {
-    return await signedIn(answer.customer, answer.cart);
-  } catch {
-    return signInFailed(USER_DATA_FAILED);
-  }
+  // Signed in from here on. The wishlist that loads next is not the customer's data: its failure
+  // (or the /login page leaving for my-account mid-load, which aborts it) never signs out.
+  return signedIn(answer.customer, answer.cart);
 }
 
 /** Saves the profile; an answer without the customer is a failure, whatever its status. */

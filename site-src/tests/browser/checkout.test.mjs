@@ -61,7 +61,8 @@ function newEmail(label) {
 }
 
 function sql(statement) {
-  return execFileSync('sqlite3', [API_DB, statement]).toString().trim();
+  // The API writes to the same file: wait for its lock (up to 10 s) instead of failing at once.
+  return execFileSync('sqlite3', ['-cmd', '.timeout 10000', API_DB, statement]).toString().trim();
 }
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -26,7 +26,8 @@ const problem =
   SITE_URL === '' ? 'SITE_URL is not set' : API_DB === '' ? "API_DB (the API's SQLite file) is not set" : chromiumMissing();
 
 function sql(statement) {
-  return execFileSync('sqlite3', [API_DB, statement]).toString().trim();
+  // The API writes to the same file: wait for its lock (up to 10 s) instead of failing at once.
+  return execFileSync('sqlite3', ['-cmd', '.timeout 10000', API_DB, statement]).toString().trim();
 }
 
 /**
