@@ -23,6 +23,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What a failed call says to the shopper: the error's own message. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 const NETWORK_MESSAGE = 'Something went wrong. Please try again.';
 
 /** The market of the page the shopper is on, from its path prefix. */

@@ -4,14 +4,13 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { Form, FormError } from '../../components/Field';
 import { AddressBlock } from '../../components/AddressBlock';
-import { api, ApiError, marketOf } from '../../lib/api';
+import { api, ApiError, marketOf, messageOf } from '../../lib/api';
 import { ADDRESS_COUNTRIES, countryName, emptyAddress, loadSavedAddresses, type AddressFields, type SavedAddress } from '../../lib/address';
 import { AddressForm } from '../checkout/address-form';
 import { addressErrors, defaultCountry } from '../checkout/address-rules';
 
 /** A new address starts in the market's own country (the UK, the US, Ireland). */
 const newAddress = (): AddressFields => emptyAddress(defaultCountry(ADDRESS_COUNTRIES, marketOf()));
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const fieldsOf = ({ id: _, ...fields }: SavedAddress): AddressFields => fields;
 
 /** The address book names its fields bare; the form keys them `address.<name>`. */

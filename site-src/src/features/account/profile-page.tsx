@@ -3,13 +3,12 @@
 // marketing-consent endpoint (an email sign-up is confirmed by email, with its unsubscribe link).
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../../components/Field';
-import { api, ApiError } from '../../lib/api';
+import { api, ApiError, messageOf } from '../../lib/api';
 import { TITLES, updateCustomer } from '../../lib/account';
 import { nameError } from '../../lib/validation';
 import type { Customer } from '../../lib/store';
 
 const formField = (customer: Customer, name: string): string | boolean => customer.form_fields.find((f) => f.name === name)?.value ?? '';
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 function Details({ customer, onSaved }: { customer: Customer; onSaved(c: Customer): void }): ReactElement {
   const [first, setFirst] = useState(customer.first_name);

@@ -1,5 +1,5 @@
 // Checkout step order and pages: each step is its own static page, so moving on is a page load.
-import { ApiError } from '../../lib/api';
+import { ApiError, messageOf } from '../../lib/api';
 import { STEPS, type Checkout, type Step } from './checkout-api/checkout-view';
 
 export function stepPath(prefix: string, step: Step): string {
@@ -34,9 +34,8 @@ export function redirect(url: string): void {
   window.location.replace(url);
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+// The checkout's steps take it from here with the other step helpers.
+export { messageOf };
 
 export function fieldsOf(error: unknown): Record<string, string> {
   return error instanceof ApiError ? error.fields : {};
