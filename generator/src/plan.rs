@@ -125,7 +125,8 @@ pub const SHELLS: &[ShellScreen] = &[
     ShellScreen {
         path: "/checkout/return",
         name: "checkout-return",
-        page_type: "Checkout Payment",
+        // Its own type: analytics counts no page view here (it only passes the shopper on).
+        page_type: "Checkout Return",
         heading: "Confirming your payment",
         intro: "",
         layout: "checkout",

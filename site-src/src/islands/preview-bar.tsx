@@ -4,10 +4,11 @@
 // cannot know the cookie, so the first render is the hidden bar (templates/islands/preview-bar.html).
 import { useEffect, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
+import { PREVIEW_COOKIE } from '../lib/cookies';
 
 export const schema = z.object({});
 
-export const PREVIEW_COOKIE = 'amplience-preview';
+export { PREVIEW_COOKIE };
 
 export interface PreviewState {
   domain: string;

@@ -6,7 +6,7 @@ import { resetBrowserState } from '../testing/setup-dom';
 import HeaderActions from './header-actions';
 import { kebabName, islandLoader } from './modules';
 import ProductOptions from './product-options';
-import { startIslands } from './registry';
+import { reloadForNewChunks, startIslands } from './registry';
 import { store } from '../lib/store';
 
 afterEach(resetBrowserState);
@@ -66,8 +66,8 @@ describe('island registry', () => {
         '<div data-island="HeaderActions" data-island-id="i1"></div>',
     );
     await Promise.all(startIslands(document));
-    expect(errors).toHaveBeenCalledWith(expect.stringContaining('HeaderActions: props do not match'), expect.anything());
-    expect(errors).toHaveBeenCalledWith(expect.stringContaining('no <script data-island-props="i1">'));
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('HeaderActions: props not in schema'), expect.anything());
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("no props i1"));
     for (const el of document.querySelectorAll('[data-island]')) expect(el.getAttribute('data-hydrated')).toBe('false');
   });
 
@@ -83,5 +83,27 @@ describe('island registry', () => {
     page(islandHtml('HeaderActions', 'i0', renderToString(<HeaderActions prefix="" />), { prefix: '' }));
     expect(startIslands(document)).toHaveLength(1);
     expect(startIslands(document)).toHaveLength(0);
+  });
+
+  it('loads the page again when a script chunk fails, at most once a minute', () => {
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    vi.useFakeTimers({ now: new Date('2026-11-26T12:00:00Z'), toFake: ['Date'] });
+    try {
+      window.sessionStorage.clear();
+      // Vite's loader announces a lazy chunk that failed to load with this event.
+      window.dispatchEvent(new Event('vite:preloadError'));
+      expect(reload).toHaveBeenCalledTimes(1);
+      vi.setSystemTime(new Date('2026-11-26T12:00:59Z'));
+      reloadForNewChunks();
+      expect(reload).toHaveBeenCalledTimes(1);
+      vi.setSystemTime(new Date('2026-11-26T12:01:01Z'));
+      reloadForNewChunks();
+      expect(reload).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+      window.sessionStorage.clear();
+    }
   });
 });

@@ -22,13 +22,6 @@ function report(name: string, message: string, detail?: unknown): void {
   console.error(`[islands] ${name}: ${message}`, ...(detail === undefined ? [] : [detail]));
 }
 
-/** One readable line for the console (objects get truncated in browser logs). */
-function describeError(error: unknown, componentStack?: string): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  const where = componentStack?.trim().split('\n').slice(0, 4).map((line) => line.trim()).join(' < ');
-  return where ? `${text} (in ${where})` : text;
-}
-
 function readProps(el: Element, root: ParentNode): { ok: true; props: unknown } | { ok: false } {
   const id = el.getAttribute('data-island-id');
   const name = el.getAttribute('data-island') ?? '?';
@@ -40,13 +33,13 @@ function readProps(el: Element, root: ParentNode): { ok: true; props: unknown } 
     (candidate) => candidate.getAttribute('data-island-props') === id,
   );
   if (script === undefined) {
-    report(name, `no <script data-island-props="${id}">`);
+    report(name, `no props ${id}`);
     return { ok: false };
   }
   try {
     return { ok: true, props: JSON.parse(script.textContent ?? '') as unknown };
   } catch (error) {
-    report(name, `props of ${id} are not valid JSON`, error);
+    report(name, `props ${id} not JSON`, error);
     return { ok: false };
   }
 }
@@ -100,7 +93,7 @@ export async function hydrateIsland(el: Element, root: ParentNode = document): P
   };
   const loader: IslandLoader | undefined = islandLoader(name);
   if (loader === undefined) {
-    fail('unknown island (no src/islands/<kebab-name>.tsx)');
+    fail('unknown island');
     return;
   }
   const read = readProps(el, root);
@@ -112,14 +105,14 @@ export async function hydrateIsland(el: Element, root: ParentNode = document): P
   try {
     mod = await loader();
   } catch (error) {
-    fail('failed to load its module', error);
+    fail('module not loaded', error);
     return;
   }
   let props = read.props;
   if (mod.schema !== undefined) {
     const checked = mod.schema.safeParse(props);
     if (!checked.success) {
-      fail('props do not match its schema', checked.error);
+      fail('props not in schema', checked.error);
       return;
     }
     props = checked.data;
@@ -134,15 +127,35 @@ export async function hydrateIsland(el: Element, root: ParentNode = document): P
       // Mismatches between the static markup and the first render land here (React then re-renders
       // the island on the client): make them loud so the browser tests catch them.
       onRecoverableError(error, info) {
-        report(name, `hydration error: ${describeError(error, info.componentStack)}`);
+        report(name, `hydration error: ${String(error)}`, info.componentStack);
       },
       onUncaughtError(error, info) {
-        fail(`render error: ${describeError(error, info.componentStack)}`);
+        fail(`render error: ${String(error)}`, info.componentStack);
         resolve();
       },
     });
   });
 }
+
+const RELOADED_AT = 'chunk-reload-at';
+
+/**
+ * A script chunk failed to load: most likely a deploy replaced the hashed files while this page was
+ * open, and a reload brings the page that names the new ones. At most once a minute (spec), so a
+ * chunk that is really missing cannot make the page reload for ever.
+ */
+export function reloadForNewChunks(): void {
+  try {
+    if (Date.now() - Number(sessionStorage.getItem(RELOADED_AT)) < 60_000) return;
+    sessionStorage.setItem(RELOADED_AT, String(Date.now()));
+  } catch {
+    return;
+  }
+  location.reload();
+}
+
+// Vite's loader of every lazy chunk (islands, the session, panels) announces a failure so.
+addEventListener('vite:preloadError', reloadForNewChunks);
 
 /**
  * Finds every island under `root` and schedules its hydration. Returns one promise per island,

@@ -5,6 +5,7 @@
 //! screens are per visitor).
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
 import * as z from 'zod/mini';
+import { ScreenErrorBoundary } from '../components/ScreenErrorBoundary';
 
 export const schema = z.object({
   screen: z.string(),
@@ -46,9 +47,11 @@ export default function ShopperScreen({ screen, prefix }: ShopperScreenProps): R
   return (
     <div className="screen-body" data-screen-body={screen}>
       {Screen !== undefined && (
-        <Suspense fallback={null}>
-          <Screen prefix={prefix} screen={screen} />
-        </Suspense>
+        <ScreenErrorBoundary prefix={prefix}>
+          <Suspense fallback={null}>
+            <Screen prefix={prefix} screen={screen} />
+          </Suspense>
+        </ScreenErrorBoundary>
       )}
     </div>
   );

@@ -30,6 +30,10 @@ export function messageOf(error: unknown): string {
 
 const NETWORK_MESSAGE = 'Something went wrong. Please try again.';
 
+/** The window event of an API call starting (detail 1) or ending (detail -1). */
+export const API_LOAD = 'api-load';
+const loading = (detail: number): boolean => dispatchEvent(new CustomEvent(API_LOAD, { detail }));
+
 /** The market of the page the shopper is on, from its path prefix. */
 export function marketOf(pathname: string = window.location.pathname): Market {
   if (pathname === '/us' || pathname.startsWith('/us/')) return 'us';
@@ -64,12 +68,17 @@ export async function api<T>(
     init.body = JSON.stringify(body ?? {});
   }
   let response: Response;
+  let text: string;
+  // Each call's start and end, for the progress bar (lib/progress.ts).
+  loading(1);
   try {
     response = await fetch(withMarket(path, market), init);
+    text = await response.text();
   } catch {
     throw new ApiError(0, { code: 'network', message: NETWORK_MESSAGE });
+  } finally {
+    loading(-1);
   }
-  const text = await response.text();
   let parsed: unknown = null;
   if (text !== '') {
     try {

@@ -1,7 +1,6 @@
 // Cart actions: every change goes to the API, whose answer (prices, totals and stock computed by the
 // server) replaces the store's cart. No island computes a price or total itself.
 import { api, ApiError, marketOf, type Market } from './api';
-import { track } from './analytics';
 import { isSignedInHint } from './cookies';
 import { notify } from './notifications';
 import { cartLines, store, type Cart, type LineItem } from './store';
@@ -9,6 +8,12 @@ import { cartLines, store, type Cart, type LineItem } from './store';
 export interface OptionSelection {
   option_id: number;
   option_value: number | string;
+}
+
+/** A cart event with its tracking rows; the rows' builder loads with the first event. */
+function trackCart(event: string, lines: LineItem[]): void {
+  const cart = store.getState().cart.data;
+  void import('./cart-tracking').then((tracking) => tracking.trackCartEvent(event, lines, cart));
 }
 
 async function withLoading<T>(run: () => Promise<T>): Promise<T> {
@@ -42,15 +47,17 @@ function keep(cart: Cart | null): void {
 }
 
 /**
- * Whether this browser last saw a cart with lines in this market: the checkout asks the API only
- * then (no cart would answer 404 and an empty one 409, console errors for an ordinary visitor).
+ * What this browser last saw of its cart in this market: none (no cart cookie was issued, or the
+ * API said it is gone), an empty cart, or one with lines. The checkout asks the API only for
+ * `lines` (no cart would answer 404 and an empty one 409, console errors for an ordinary visitor).
  */
-export function bagHasLines(): boolean {
+export function cartHint(): 'none' | 'empty' | 'lines' {
   try {
-    return window.localStorage.getItem(hintKey()) === '1';
+    const hint = window.localStorage.getItem(hintKey());
+    return hint === null ? 'none' : hint === '1' ? 'lines' : 'empty';
   } catch {
     // Storage refused: nothing is known, let the API say.
-    return true;
+    return 'lines';
   }
 }
 
@@ -95,7 +102,7 @@ export async function addToCart(line: {
     }
   });
   keep(cart);
-  track('add_to_cart', { product_id: line.product_id, variant_id: line.variant_id, quantity: line.quantity });
+  trackCart('add_to_cart', cartLines(cart).filter((l) => l.variant_id === line.variant_id).map((l) => ({ ...l, quantity: line.quantity })));
   return cart;
 }
 
@@ -165,7 +172,7 @@ export async function removeItem(item: LineItem): Promise<void> {
     const cart = await withLoading(() => api<Cart>('DELETE', `/cart/items/${encodeURIComponent(item.id)}`));
     forgetReduced(item.id);
     keep(cart);
-    track('remove_from_cart', { product_id: item.product_id, variant_id: item.variant_id, sku: item.sku, quantity: item.quantity });
+    trackCart('remove_from_cart', [item]);
   } catch (error) {
     notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
   }
@@ -175,7 +182,7 @@ export async function removeItem(item: LineItem): Promise<void> {
 export async function refreshBag(): Promise<void> {
   try {
     await reduceToStock(await loadCart());
-    track('view_cart', { items: cartLines(store.getState().cart.data).map((l) => ({ sku: l.sku, quantity: l.quantity })) });
+    trackCart('view_cart', cartLines(store.getState().cart.data));
   } catch (error) {
     notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
   }

@@ -14,6 +14,9 @@ export function readCookie(name: string, cookieString: string = document.cookie)
   return null;
 }
 
+/** Content preview mode is on while this cookie is set (GET /api/preview; islands/preview-bar.tsx). */
+export const PREVIEW_COOKIE = 'amplience-preview';
+
 /** The spec's `user-authenticated` cookie (1/0): a hint for the header only, not proof of a session. */
 export function isSignedInHint(cookieString?: string): boolean {
   return readCookie('user-authenticated', cookieString) === '1';

@@ -85,7 +85,8 @@ describe('openBag', () => {
     expect((screen.getByRole('button', { name: 'Checkout' }) as HTMLButtonElement).disabled).toBe(false);
     expect(api.calls.map((c) => `${c.method} ${c.url.split('?')[0]}`)).toEqual(['POST /api/cart/promotions', 'GET /api/cart']);
     expect(screen.getByText('£40.00')).toBeTruthy();
-    expect(dataLayerEvents()).toContain('view_cart');
+    // The event's tracking rows load with the first cart event.
+    await vi.waitFor(() => expect(dataLayerEvents()).toContain('view_cart'));
   });
 
   it('does not sync when promotions are off for the bag', async () => {
@@ -97,7 +98,8 @@ describe('openBag', () => {
     });
     expect(api.calls.map((c) => c.method)).toEqual(['GET']);
     expect(store.getState().promotionsSyncing).toBe(false);
-    expect(dataLayerEvents()).toContain('view_cart');
+    // The event's tracking rows load with the first cart event.
+    await vi.waitFor(() => expect(dataLayerEvents()).toContain('view_cart'));
   });
 
   it('still opens the bag when the promotions service fails', async () => {
@@ -112,6 +114,7 @@ describe('openBag', () => {
     });
     expect(store.getState().promotionsSyncing).toBe(false);
     expect(store.getState().cart.data?.cart_amount).toBe(50);
-    expect(dataLayerEvents()).toContain('view_cart');
+    // The event's tracking rows load with the first cart event.
+    await vi.waitFor(() => expect(dataLayerEvents()).toContain('view_cart'));
   });
 });

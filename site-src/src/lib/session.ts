@@ -8,6 +8,9 @@ import { isSignedInHint } from './cookies';
 import { api } from './api';
 import { store, type Panel } from './store';
 import { followNewsletter } from './newsletter';
+import { followPageViews } from './page-view';
+import { followPrefetch } from './prefetch';
+import { followLoads } from './progress';
 import { loadWishlist } from './wishlist';
 
 let started: Promise<void> | null = null;
@@ -124,6 +127,10 @@ export function startSession(prefix = ''): Promise<void> {
     followPromotionsSync();
     followScroll();
     followMobileMenu();
+    followLoads();
+    followPrefetch();
+    // The cart events' tracking rows, ready before the first event (a page may be left right after).
+    void import('./cart-tracking');
     document.addEventListener('click', openFromStaticControl);
     // The static panel buttons work from here on (browser tests wait for this mark).
     document.documentElement.setAttribute('data-shop-ready', '');
@@ -131,6 +138,7 @@ export function startSession(prefix = ''): Promise<void> {
     void askConsent(prefix);
     followNewsletter();
     store.getState().setSignedIn(isSignedInHint());
+    followPageViews();
     if (store.getState().customer.signedIn) await loadCustomer().catch(() => undefined);
     await Promise.all([loadCart().catch(() => undefined), loadWishlist().catch(() => undefined)]);
   })();

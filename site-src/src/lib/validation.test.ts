@@ -1,6 +1,7 @@
 // Field rules of §5.
 import { describe, expect, it } from 'vitest';
-import { emailError, isEmail, nameError, passwordError } from './validation';
+import { nameError, passwordError } from './account-rules';
+import { emailError, isEmail } from './validation';
 
 describe('validation', () => {
   it('email: text, at sign, domain, dot, two letters or more; any case', () => {

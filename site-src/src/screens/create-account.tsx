@@ -5,7 +5,8 @@ import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../components/Field';
 import { ApiError, marketOf } from '../lib/api';
 import { register, TITLES } from '../lib/account';
-import { emailError, nameError, passwordError, requiredError } from '../lib/validation';
+import { nameError, passwordError, requiredError } from '../lib/account-rules';
+import { emailError } from '../lib/validation';
 import { ADDRESS_COUNTRIES, addressLabels } from '../lib/address';
 
 const HOME_COUNTRY = { uk: 'GB', us: 'US', eu: 'IE' } as const;

@@ -3,7 +3,7 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../components/Field';
 import { api, ApiError } from '../lib/api';
-import { passwordError } from '../lib/validation';
+import { passwordError } from '../lib/account-rules';
 
 export const INVALID_LINK = 'The link you have clicked is not valid';
 

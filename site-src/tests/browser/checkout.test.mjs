@@ -18,7 +18,8 @@
 //!     services, faked as their JS APIs (ApplePaySession, the Payment Request API); the merchant
 //!     session and the payment go through the API and the sandbox.
 //! Journeys 2–5 run at 1280 and 375 px and enter from the added-to-bag popup's Checkout (1 and 6
-//! from /bag); and a visitor without a bag who opens a step is sent to /bag, which says it is empty.
+//! from /bag); and the route guard: a visitor without a cart (none yet, or the bag emptied) who
+//! opens a step is sent home.
 //! One browser; each journey is a new visitor (context). The run makes 17 payment attempts (dev
 //! allows 1000 per client address an hour).
 //! Run: SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:browser:checkout
@@ -103,6 +104,21 @@ async function onStep(page, prefix, step) {
  * `fromPopup`, the popup's own Checkout link (the other way in, one page load fewer).
  */
 async function bagToCheckout(page, errors, prefix, { size, length, fromPopup = false }) {
+  const popup = await addToBag(page, errors, prefix, { size, length });
+  if (fromPopup) {
+    await popup.getByRole('link', { name: 'Checkout' }).click();
+    return;
+  }
+  await popup.getByRole('link', { name: /^View Bag/ }).click();
+  await page.waitForURL(`${SITE_URL}${prefix}/bag`, { waitUntil: 'domcontentloaded' });
+  await hydrated(page, TIMEOUT);
+  await page.locator('main .bag-line').waitFor();
+  await checkStep(page, errors, 'bag');
+  await page.locator('main .bag__checkout:not([disabled])').click();
+}
+
+/** Product page → size and length → Add to bag; returns the Added to bag popup. */
+async function addToBag(page, errors, prefix, { size, length }) {
   await page.goto(`${SITE_URL}${prefix}${PRODUCT}`);
   await hydrated(page, TIMEOUT);
   await checkStep(page, errors, 'product page');
@@ -118,16 +134,7 @@ async function bagToCheckout(page, errors, prefix, { size, length, fromPopup = f
   const popup = page.getByRole('dialog', { name: 'Added to bag' });
   await popup.waitFor();
   await checkStep(page, errors, 'added to bag');
-  if (fromPopup) {
-    await popup.getByRole('link', { name: 'Checkout' }).click();
-    return;
-  }
-  await popup.getByRole('link', { name: /^View Bag/ }).click();
-  await page.waitForURL(`${SITE_URL}${prefix}/bag`, { waitUntil: 'domcontentloaded' });
-  await hydrated(page, TIMEOUT);
-  await page.locator('main .bag-line').waitFor();
-  await checkStep(page, errors, 'bag');
-  await page.locator('main .bag__checkout:not([disabled])').click();
+  return popup;
 }
 
 async function asGuest(page, errors, prefix, email) {
@@ -455,11 +462,10 @@ describe('checkout journeys', { skip: problem ?? false }, () => {
       const number = await confirmation(page, errors, '', { total, method });
       assert.equal(await page.getByRole('region', { name: 'Create an account' }).count(), 0, 'no account offer to a customer');
       await page.goto(`${SITE_URL}/checkout-identity`);
-      // The order closed the bag: the identity page sends the shopper to the (empty) bag.
-      await page.waitForURL(`${SITE_URL}/bag?notice=empty`, { waitUntil: 'domcontentloaded' });
+      // The order closed the cart and cleared its cookie: the route guard sends the shopper home.
+      await page.waitForURL(`${SITE_URL}/`, { waitUntil: 'domcontentloaded' });
       await hydrated(page, TIMEOUT);
-      await page.getByText('Your shopping bag is empty').waitFor();
-      await checkStep(page, errors, 'bag after the order');
+      await checkStep(page, errors, 'home after the order');
       await page.goto(`${SITE_URL}/MyAccount/OrderHistory`);
       await hydrated(page, TIMEOUT);
       await page.locator(`[data-order-number="${number}"]`).waitFor();
@@ -656,14 +662,25 @@ describe('checkout journeys', { skip: problem ?? false }, () => {
     }, { init: fakeWallets });
   }
 
-  journey('a visitor without a bag opening a checkout step is sent to the bag, which says it is empty', DESKTOP, async (page, errors) => {
-    for (const path of ['/checkout/payment', '/us/checkout-identity']) {
+  journey('the route guard: a checkout step sends a visitor without a cart home, also after emptying the bag', DESKTOP, async (page, errors) => {
+    for (const path of ['/checkout/payment', '/us/checkout-identity', '/eu/checkout/delivery']) {
       await page.goto(`${SITE_URL}${path}`);
-      const prefix = path.startsWith('/us/') ? '/us' : '';
-      await page.waitForURL(`${SITE_URL}${prefix}/bag?notice=empty`, { waitUntil: 'domcontentloaded' });
+      const prefix = path.match(/^\/(us|eu)\//)?.[0].slice(0, -1) ?? '';
+      await page.waitForURL(`${SITE_URL}${prefix}/`, { waitUntil: 'domcontentloaded' });
       await hydrated(page, TIMEOUT);
-      await page.getByText('Your shopping bag is empty').waitFor();
-      await checkStep(page, errors, `${path} without a bag`);
+      await checkStep(page, errors, `${path} without a cart`);
     }
+    // A bag emptied by the shopper is the spec's empty cart (no id: the API starts a fresh one only
+    // for the next add), so a step sends the shopper home too.
+    const popup = await addToBag(page, errors, '', { size: '10', length: 'Regular' });
+    await popup.getByRole('link', { name: /^View Bag/ }).click();
+    await page.waitForURL(`${SITE_URL}/bag`, { waitUntil: 'domcontentloaded' });
+    await hydrated(page, TIMEOUT);
+    await page.locator('main .bag-line').getByRole('button', { name: /^Remove/ }).click();
+    await page.getByText('Your shopping bag is empty').waitFor();
+    await page.goto(`${SITE_URL}/checkout/delivery`);
+    await page.waitForURL(`${SITE_URL}/`, { waitUntil: 'domcontentloaded' });
+    await hydrated(page, TIMEOUT);
+    await checkStep(page, errors, 'a step after emptying the bag');
   });
 });

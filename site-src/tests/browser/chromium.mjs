@@ -19,10 +19,14 @@ const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic
 /**
  * Unless asked for, the visitor has already seen this session's locale overlay, has accepted
  * analytics cookies (so the cookie banner stays away and analytics events are sent; a choice the
- * test makes itself is kept) and has dismissed the newsletter modal (it never offers itself).
+ * test makes itself is kept) and has dismissed the newsletter modal (it never offers itself); and
+ * has data saver on (no link prefetch) unless `prefetch` is set.
  */
-async function skipFirstVisit(context, { localePrompt = false, cookieBanner = false, newsletter = false } = {}) {
+async function skipFirstVisit(context, { localePrompt = false, cookieBanner = false, newsletter = false, prefetch = false } = {}) {
   if (!newsletter) await context.addInitScript(() => window.localStorage.setItem('newsletter', 'dismissed'));
+  // Data saver on, so the page fetches no links ahead (lib/prefetch.ts): those requests would only
+  // load the dev server under tests that are not about them.
+  if (!prefetch) await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' }, configurable: true }));
   if (!localePrompt) await context.addInitScript(() => window.sessionStorage.setItem('locale-prompted', '1'));
   if (!cookieBanner) {
     await context.addInitScript(() => {

@@ -251,6 +251,69 @@ describe('shopper journeys', () => {
     expectOnlyRefused(errors, 401, '/api/auth/login');
   });
 
+  journey('analytics: page_view with login_state, the cart events with their tracking rows, sign_up and login_state; no view of the checkout return page', DESKTOP, async (context) => {
+    // Every push to the tag manager's dataLayer, kept across page loads (the visitor has consented).
+    await context.addInitScript(() => {
+      const layer = [];
+      layer.push = (...events) => {
+        localStorage.setItem('recorded-events', JSON.stringify([...JSON.parse(localStorage.getItem('recorded-events') ?? '[]'), ...events]));
+        return Array.prototype.push.apply(layer, events);
+      };
+      window.dataLayer = layer;
+    });
+    const recorded = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('recorded-events') ?? '[]'));
+    /** Waits until `count` events are recorded, then returns them as `event page_type login_state`. */
+    const events = async (page, count) => {
+      await page.waitForFunction((n) => JSON.parse(localStorage.getItem('recorded-events') ?? '[]').length >= n, count);
+      return (await recorded(page)).map((e) => [e.event, e.page_type, e.login_state].filter((part) => part !== undefined).join(' '));
+    };
+    const { page, errors } = await openProduct(context);
+    await choose(page, '10');
+    await choose(page, 'Regular');
+    await page.locator('.product-actions__add').click();
+    const popup = page.getByRole('dialog', { name: 'Added to bag' });
+    await popup.getByRole('link', { name: 'View Bag (1)' }).click();
+    await page.waitForURL(/\/bag$/, { waitUntil: 'domcontentloaded' });
+    await hydrated(page);
+    await page.getByRole('button', { name: /Remove/ }).click();
+    await page.getByText('Your shopping bag is empty').waitFor();
+    assert.deepEqual(await events(page, 5), [
+      'page_view Product Details Page 0',
+      'add_to_cart',
+      'page_view Bag 0',
+      'view_cart',
+      'remove_from_cart',
+    ]);
+    const [view, added, , viewed, removed] = await recorded(page);
+    assert.deepEqual({ ...view, page_title: undefined }, { event: 'page_view', page_type: 'Product Details Page', page_path: PRODUCT, page_title: undefined, market: 'uk', login_state: 0 });
+    assert.match(view.page_title, /Satin Slip Midi Dress/);
+    // The spec's cart tracking row: style code + colour, the SKU, quantity, unit price, currency.
+    const row = { productId: '274674_Emerald_Green', sku: '274674-EMR-10-R', quantity: 1, unitPrice: 41, currency: 'GBP' };
+    assert.deepEqual(added.ecommerce, { currency: 'GBP', items: [row] });
+    assert.deepEqual(viewed.ecommerce, { currency: 'GBP', items: [row] });
+    assert.deepEqual(removed.ecommerce, { currency: 'GBP', items: [row] });
+
+    await page.evaluate(() => localStorage.removeItem('recorded-events'));
+    await register(page, { email: newEmail('analytics') });
+    await page.getByText('Hello Ada').waitFor();
+    const signedUp = await events(page, 5);
+    assert.deepEqual(signedUp.filter((e) => !e.startsWith('page_view')), ['sign_up', 'login_state 1']);
+    assert.deepEqual(signedUp.filter((e) => e.startsWith('page_view')), ['page_view Register 0', 'page_view Register 0', 'page_view My Account 1']);
+    await page.evaluate(() => localStorage.removeItem('recorded-events'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${SITE_URL}/`, { waitUntil: 'domcontentloaded' });
+    await hydrated(page);
+    assert.deepEqual(await events(page, 2), ['login_state 0', 'page_view Home 0']);
+
+    // The checkout's return page only passes the shopper on: no view of it.
+    await page.evaluate(() => localStorage.removeItem('recorded-events'));
+    await page.goto(`${SITE_URL}/checkout/return`);
+    await hydrated(page);
+    await page.waitForTimeout(500);
+    assert.ok(!(await recorded(page)).some((e) => e.page_type === 'Checkout Return'), 'a page view of the return page');
+    assert.deepEqual(errors, []);
+  });
+
   journey('5: password reset: forgot password → the email in the dev mailbox → its link → a new password → signed in', DESKTOP, async (context) => {
     const { page, errors } = await open(context, '/');
     const email = newEmail('journey5');

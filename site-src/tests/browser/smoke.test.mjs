@@ -42,7 +42,7 @@ describe('browser smoke', () => {
         }
       });
       page.on('pageerror', (error) => pageErrors.push(String(error.stack ?? error)));
-      // A page may send the visitor on (a checkout step without a cart goes to /bag): leaving
+      // A page may send the visitor on (a checkout step without a cart goes home): leaving
       // aborts what the first page still had in flight, which is not a failure. Only then, and
       // only ERR_ABORTED, is a failed request let through.
       let navigations = 0;

@@ -5,7 +5,7 @@ import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../../components/Field';
 import { api, ApiError, messageOf } from '../../lib/api';
 import { TITLES, updateCustomer } from '../../lib/account';
-import { nameError } from '../../lib/validation';
+import { nameError } from '../../lib/account-rules';
 import type { Customer } from '../../lib/store';
 
 const formField = (customer: Customer, name: string): string | boolean => customer.form_fields.find((f) => f.name === name)?.value ?? '';

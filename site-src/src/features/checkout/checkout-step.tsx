@@ -1,14 +1,15 @@
 // The frame of every checkout step: POST /checkout first (create or resume, the bag re-read for
-// stock), then either hand over to the step the API says comes first, back to the bag when there is
-// nothing to buy, or show the step beside the order summary.
+// stock), then either hand over to the step the API says comes first, away when there is nothing to
+// buy (the route guard: home without a cart, the bag when it is empty), or show the step beside the
+// order summary.
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { FormError } from '../../components/Field';
-import { bagHasLines } from '../../lib/cart';
+import { cartHint } from '../../lib/cart';
 import type { Checkout, Step } from './checkout-api/checkout-view';
-import { isEmptyBag, startCheckout } from './checkout-api/start-checkout';
+import { startCheckout } from './checkout-api/start-checkout';
 import { CheckoutSummary } from './checkout-summary';
 import { StockNotices } from './stock-notices';
-import { bagPath, messageOf, redirect, redirectFor, stepPath } from './steps';
+import { bagPath, messageOf, pathWithoutCart, redirect, redirectFor, stepPath } from './steps';
 
 export interface StepProps {
   view: Checkout;
@@ -24,9 +25,10 @@ export function CheckoutStep({ step, prefix, children }: { step: Step; prefix: s
   useEffect(() => {
     let live = true;
     // No cart, or an empty one, as far as this browser knows (a visitor who opened a step's link,
-    // or came back after the order): the bag says it is empty, with no refused call to the API.
-    if (!bagHasLines()) {
-      redirect(bagPath(prefix, 'empty'));
+    // or came back after the order): the route guard, with no refused call to the API.
+    const hint = cartHint();
+    if (hint !== 'lines') {
+      redirect(hint === 'none' ? `${prefix}/` : bagPath(prefix, 'empty'));
       return;
     }
     startCheckout()
@@ -38,7 +40,8 @@ export function CheckoutStep({ step, prefix, children }: { step: Step; prefix: s
       })
       .catch((error: unknown) => {
         if (!live) return;
-        if (isEmptyBag(error)) redirect(bagPath(prefix, 'empty'));
+        const away = pathWithoutCart(prefix, error);
+        if (away !== null) redirect(away);
         else setFailure(messageOf(error));
       });
     return () => {

@@ -2,10 +2,11 @@
 // password, §5), or — when one exists — the spec's message and a link to reset the password.
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError, SelectField } from '../../components/Field';
-import { ApiError } from '../../lib/api';
 import { TITLES } from '../../lib/account';
+import { track } from '../../lib/analytics';
+import { ApiError } from '../../lib/api';
 import type { GuestAccount } from '../../lib/orders';
-import { passwordError } from '../../lib/validation';
+import { passwordError } from '../../lib/account-rules';
 import { createOrderAccount } from './checkout-api/create-order-account';
 import { fieldsOf, focusFirstInvalid, messageOf, navigate } from './steps';
 
@@ -49,6 +50,7 @@ export function GuestAccountOffer({ guest, checkoutId, orderId, prefix }: { gues
     setBusy(true);
     try {
       await createOrderAccount(checkoutId, orderId, { title, password, preferenceEmail: news });
+      track('sign_up', { method: 'order_confirmation' });
       navigate(`${prefix}/my-account`);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'account_exists') {

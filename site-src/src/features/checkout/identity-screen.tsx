@@ -5,10 +5,10 @@ import { Field, Form, FormError } from '../../components/Field';
 import { LoginForm } from '../../components/LoginForm';
 import { emailError } from '../../lib/validation';
 import { putEmail } from './checkout-api/put-email';
-import { isEmptyBag, startCheckout } from './checkout-api/start-checkout';
+import { startCheckout } from './checkout-api/start-checkout';
 import { CheckoutStep, type StepProps } from './checkout-step';
 import { readDraft, saveDraft } from './draft';
-import { bagPath, fieldsOf, focusSoon, messageOf, navigate, stepPath } from './steps';
+import { fieldsOf, focusSoon, messageOf, navigate, pathWithoutCart, stepPath } from './steps';
 
 export default function IdentityScreen({ prefix }: { prefix: string }): ReactElement {
   return (
@@ -31,7 +31,8 @@ function Identity({ view, prefix }: StepProps): ReactElement {
       await startCheckout();
       navigate(stepPath(prefix, 'delivery'));
     } catch (failure) {
-      if (isEmptyBag(failure)) navigate(bagPath(prefix, 'empty'));
+      const away = pathWithoutCart(prefix, failure);
+      if (away !== null) navigate(away);
       else setSignInMessage(messageOf(failure));
     }
   };

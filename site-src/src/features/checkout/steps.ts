@@ -1,6 +1,8 @@
 // Checkout step order and pages: each step is its own static page, so moving on is a page load.
 import { ApiError, messageOf } from '../../lib/api';
+import { keepCart } from '../../lib/cart';
 import { STEPS, type Checkout, type Step } from './checkout-api/checkout-view';
+import { isEmptyBag, isNoCart } from './checkout-api/start-checkout';
 
 export function stepPath(prefix: string, step: Step): string {
   return step === 'identity' ? `${prefix}/checkout-identity` : `${prefix}/checkout/${step}`;
@@ -9,6 +11,20 @@ export function stepPath(prefix: string, step: Step): string {
 /** Why the shopper was sent back to the bag: its screen says so (`?notice=`). */
 export function bagPath(prefix: string, notice: 'empty' | 'stock'): string {
   return `${prefix}/bag?notice=${notice}`;
+}
+
+/**
+ * The route guard of the checkout's pages: a shopper without a cart (no cart cookie, or the order
+ * closed it) goes to the market's home page; one whose bag is empty goes to the bag, which says so.
+ * Null when the API's refusal is about something else. A cart the API no longer knows is forgotten
+ * here too, so the header stops counting it.
+ */
+export function pathWithoutCart(prefix: string, error: unknown): string | null {
+  if (isNoCart(error)) {
+    keepCart(null);
+    return `${prefix}/`;
+  }
+  return isEmptyBag(error) ? bagPath(prefix, 'empty') : null;
 }
 
 /**

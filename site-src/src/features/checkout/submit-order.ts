@@ -8,7 +8,7 @@ import type { Step } from './checkout-api/checkout-view';
 import { getCheckout } from './checkout-api/get-checkout';
 import { placeOrder, type ConfirmedOrder, type OrderPayment } from './checkout-api/place-order';
 import { postPaymentDetails } from './checkout-api/post-payment-details';
-import { isEmptyBag, startCheckout } from './checkout-api/start-checkout';
+import { isEmptyBag, isNoCart, startCheckout } from './checkout-api/start-checkout';
 import { clearDraft } from './draft';
 import { bagPath, messageOf, navigate, redirect, stepPath } from './steps';
 
@@ -121,7 +121,7 @@ export async function finishRedirect(prefix: string, search: string, deps: Order
     checkoutId ??= (await startCheckout()).id;
     return confirmed(checkoutId, await postPaymentDetails(checkoutId, orderId), deps);
   } catch (error) {
-    if (isEmptyBag(error)) return { kind: 'failed', message: NOT_COMPLETED };
+    if (isNoCart(error) || isEmptyBag(error)) return { kind: 'failed', message: NOT_COMPLETED };
     if (error instanceof ApiError && error.status === 402) return back(error.message, checkoutId);
     return { kind: 'failed', message: messageOf(error) };
   }
