@@ -39,6 +39,7 @@ fn one_page_of_each_type_per_market() {
         ("product", product.to_string()),
         ("content", "/about-us".into()),
         ("shell-bag", "/bag".into()),
+        ("shop-finder", "/shop-finder".into()),
         ("not-found", "/404.html".into()),
         ("error", "/error.html".into()),
     ];

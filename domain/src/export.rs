@@ -239,6 +239,124 @@ pub struct RawMediaItem {
     pub alt: String,
 }
 
+/// `catalog/locations.json`: the commerce platform's inventory locations (its Locations API), the
+/// shops among them shown by the shop finder. Optional in an export.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct RawLocation {
+    pub id: u64,
+    /// The platform's unique location code (`LEEDS-BRIGGATE`); a shop's anchor on the page.
+    #[serde(default)]
+    pub code: String,
+    /// The shop's name as shoppers see it.
+    pub label: String,
+    /// `PHYSICAL` or `VIRTUAL`.
+    #[serde(default)]
+    pub type_id: String,
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    /// Whether shoppers may see the location: warehouses are not shown.
+    #[serde(default)]
+    pub storefront_visibility: bool,
+    #[serde(default)]
+    pub time_zone: String,
+    pub address: RawLocationAddress,
+    /// Per weekday, `monday` to `sunday`. A missing day is an error for a shown shop.
+    #[serde(default)]
+    pub operating_hours: RawOperatingHours,
+    /// Storefront codes (`click_and_collect`, `returns`, …): the platform keeps them as the
+    /// location's metafield `storefront.services`, which the import flattens here.
+    #[serde(default)]
+    pub services: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct RawLocationAddress {
+    #[serde(default)]
+    pub address1: String,
+    #[serde(default)]
+    pub address2: String,
+    #[serde(default)]
+    pub city: String,
+    /// County or state; not printed for UK shops (Royal Mail does not need it).
+    #[serde(default)]
+    pub state: String,
+    /// Postcode.
+    #[serde(default)]
+    pub zip: String,
+    /// ISO 3166-1 alpha-2.
+    #[serde(default)]
+    pub country_code: String,
+    /// International format, `+44 113 496 0104`.
+    #[serde(default)]
+    pub phone: Option<String>,
+    #[serde(default)]
+    pub email: Option<String>,
+    pub geo_coordinates: RawGeoCoordinates,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+pub struct RawGeoCoordinates {
+    pub latitude: f64,
+    pub longitude: f64,
+}
+
+/// The platform's `operating_hours`: one entry per weekday.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+pub struct RawOperatingHours {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub monday: Option<RawDayHours>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuesday: Option<RawDayHours>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wednesday: Option<RawDayHours>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thursday: Option<RawDayHours>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub friday: Option<RawDayHours>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saturday: Option<RawDayHours>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sunday: Option<RawDayHours>,
+}
+
+/// `{"open": true, "opening": "09:00", "closing": "17:30"}`; the times are ignored when closed.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct RawDayHours {
+    pub open: bool,
+    #[serde(default)]
+    pub opening: String,
+    #[serde(default)]
+    pub closing: String,
+}
+
+/// `gazetteer.json`: the places the shop finder's search knows (towns, postcode areas and
+/// districts, Eircode routing keys), so it finds a place with no third-party service. Optional.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct RawPlace {
+    /// `Leeds`, `LS`, `LS1`, `D02`.
+    pub name: String,
+    pub kind: PlaceKind,
+    /// ISO 3166-1 alpha-2.
+    pub country_code: String,
+    pub latitude: f64,
+    pub longitude: f64,
+    /// Other names the place is searched by (`Newcastle` for Newcastle upon Tyne).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaceKind {
+    Town,
+    /// The letters of a UK postcode (`LS`).
+    PostcodeArea,
+    /// The outward code of a UK postcode (`LS1`, `SW1A`).
+    PostcodeDistrict,
+    /// The first three characters of an Eircode (`D02`).
+    EircodeRoutingKey,
+}
+
 /// One page of the content delivery API: `{"responses": [{"content": {...}}], "page": {...}}`.
 #[derive(Debug, Deserialize, Serialize)]
 pub struct RawContentPage {

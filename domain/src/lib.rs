@@ -9,4 +9,5 @@ pub mod export;
 pub mod limits;
 pub mod market;
 pub mod money;
+pub mod shops;
 pub mod url;

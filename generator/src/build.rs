@@ -380,6 +380,7 @@ pub fn build_with_memo(
         &PlanInputs {
             catalog,
             content,
+            shops: &inputs.shops,
             site: &site,
             global,
         },
@@ -387,7 +388,7 @@ pub fn build_with_memo(
     )
     .map_err(BuildError::Load)?;
     phases.mark("plan");
-    let shared = Shared::new(catalog, content, &site, bundles, templates);
+    let shared = Shared::new(catalog, content, &inputs.shops, &site, bundles, templates);
     phases.mark("shared fragments");
 
     let mut planned: Vec<Planned> = pages

@@ -24,6 +24,10 @@ pub struct Bundles {
     pub css: Vec<String>,
     /// Island name (PascalCase) → URLs to modulepreload (its chunk and its static imports).
     pub island_preloads: HashMap<String, Vec<String>>,
+    /// Island name → the stylesheets its chunks import (a page's own styles, such as the shop
+    /// finder's), linked in the head of the pages that carry the island: styled before and without
+    /// JavaScript, and kept out of the stylesheet every page loads.
+    pub island_styles: HashMap<String, Vec<String>>,
     /// Raw manifest bytes: part of every page's fingerprint.
     pub manifest_bytes: Vec<u8>,
 }
@@ -98,18 +102,30 @@ impl Bundles {
             .ok_or(BundleError::NoEntry { path: shown })?;
         let url = |file: &str| format!("/{file}");
         let mut island_preloads = HashMap::new();
+        let mut island_styles = HashMap::new();
         for (key, chunk) in &manifest {
             if let Some(name) = island_name(key) {
                 let mut urls = vec![url(&chunk.file)];
+                let mut styles: Vec<String> = chunk.css.iter().map(|c| url(c)).collect();
                 let mut stack: Vec<&String> = chunk.imports.iter().collect();
                 while let Some(import) = stack.pop() {
                     if let Some(dep) = manifest.get(import) {
                         let u = url(&dep.file);
                         if !urls.contains(&u) && dep.file != entry.file {
                             urls.push(u);
+                            styles.extend(
+                                dep.css
+                                    .iter()
+                                    .map(|c| url(c))
+                                    .filter(|c| !entry.css.iter().any(|e| url(e) == *c)),
+                            );
                             stack.extend(dep.imports.iter());
                         }
                     }
+                }
+                styles.dedup();
+                if !styles.is_empty() {
+                    island_styles.insert(name.clone(), styles);
                 }
                 island_preloads.insert(name, urls);
             }
@@ -119,11 +135,14 @@ impl Bundles {
             entry: url(&entry.file),
             css: entry.css.iter().map(|c| url(c)).collect(),
             island_preloads,
+            island_styles,
             manifest_bytes: bytes,
         })
     }
 
-    /// `<link rel="modulepreload">` tags for the islands a rendered page contains.
+    /// `<link rel="modulepreload">` tags for the islands a rendered page contains, and a
+    /// `<link rel="stylesheet">` for each stylesheet of theirs (which Vite's loader then finds in
+    /// place and does not load again).
     pub fn preload_tags(&self, html: &str) -> String {
         let mut seen: Vec<&str> = Vec::new();
         let mut tags = String::new();
@@ -136,6 +155,12 @@ impl Bundles {
                 break;
             };
             let name = &rest[..end];
+            for u in self.island_styles.get(name).into_iter().flatten() {
+                if !seen.contains(&u.as_str()) {
+                    seen.push(u);
+                    tags.push_str(&format!("<link rel=\"stylesheet\" href=\"{u}\">"));
+                }
+            }
             if let Some(urls) = self.island_preloads.get(name) {
                 for u in urls {
                     if !seen.contains(&u.as_str()) {
@@ -162,5 +187,34 @@ mod tests {
         assert_eq!(island_name("src/islands/registry.tsx"), None);
         assert_eq!(island_name("src/lib/store.ts"), None);
         assert_eq!(kebab("ProductOptions"), "product-options");
+    }
+
+    #[test]
+    fn a_page_links_the_stylesheets_of_its_islands_once_and_no_others() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".vite")).unwrap();
+        std::fs::write(
+            dir.path().join(".vite/manifest.json"),
+            r#"{
+              "src/main.ts": {"file": "assets/main.js", "css": ["assets/main.css"]},
+              "src/islands/shop-finder.tsx": {"file": "assets/shop-finder.js", "css": ["assets/shop-finder.css"], "imports": ["_shared.js"]},
+              "_shared.js": {"file": "assets/shared.js", "css": ["assets/main.css"]},
+              "src/islands/listing.tsx": {"file": "assets/listing.js", "imports": ["_shared.js"]}
+            }"#,
+        )
+        .unwrap();
+        let bundles = Bundles::load(dir.path()).unwrap();
+        let tags = bundles.preload_tags(
+            r#"<div data-island="ShopFinder"></div><div data-island="ShopFinder"></div><div data-island="Listing"></div>"#,
+        );
+        assert_eq!(
+            tags,
+            r#"<link rel="stylesheet" href="/assets/shop-finder.css"><link rel="modulepreload" href="/assets/shop-finder.js"><link rel="modulepreload" href="/assets/shared.js"><link rel="modulepreload" href="/assets/listing.js">"#
+        );
+        assert!(
+            !bundles
+                .preload_tags(r#"<div data-island="Listing"></div>"#)
+                .contains("stylesheet")
+        );
     }
 }

@@ -9,6 +9,7 @@ use crate::site::SiteModel;
 use domain::catalog::{Catalog, Colourway, OptionKind, Price, Product};
 use domain::content::{Block, Content, listing_key};
 use domain::market::{MARKETS, Market};
+use domain::shops::ShopFinder;
 use domain::url::product_path;
 use minijinja::{Value, context};
 use serde::Serialize;
@@ -25,6 +26,7 @@ pub const SWATCH_LIMITS: [usize; 5] = [3, 4, 6, 8, 9];
 pub struct Shared<'a> {
     pub catalog: &'a Catalog,
     pub content: &'a Content,
+    pub shops: &'a ShopFinder,
     pub site: &'a SiteModel,
     chrome: [Value; 3],
     assets: Value,
@@ -295,6 +297,7 @@ impl<'a> Shared<'a> {
     pub fn new(
         catalog: &'a Catalog,
         content: &'a Content,
+        shops: &'a ShopFinder,
         site: &'a SiteModel,
         bundles: &Bundles,
         templates: &'a Templates,
@@ -314,6 +317,7 @@ impl<'a> Shared<'a> {
         Shared {
             catalog,
             content,
+            shops,
             site,
             chrome,
             assets: to_value(json!({"css": bundles.css, "entry": bundles.entry})),
@@ -516,6 +520,45 @@ impl<'a> Shared<'a> {
                 (
                     "shell",
                     to_value(json!({"name": s.name, "heading": s.heading, "intro": s.intro})),
+                )
+            }
+            PageKind::ShopFinder => {
+                let count = self.shops.shops.len();
+                meta.kind = "shop_finder";
+                meta.page_type = "Shop Finder";
+                meta.title = format!("Shop finder | {store_name}");
+                meta.description = match count {
+                    0 => format!(
+                        "Find a {store_name} shop: addresses, opening hours and directions."
+                    ),
+                    1 => format!(
+                        "Our {store_name} shop: its address, opening hours, services such as click & collect, and directions."
+                    ),
+                    n => format!(
+                        "Find your nearest {store_name} shop: addresses, opening hours, services such as click & collect, and directions to our {n} shops."
+                    ),
+                };
+                meta.breadcrumbs = vec![
+                    home_crumb,
+                    Crumb {
+                        name: "Shop finder".into(),
+                        url: url_path.clone(),
+                    },
+                ];
+                if count > 0 {
+                    meta.jsonld.push(crate::shop_finder::jsonld(
+                        self.shops,
+                        store_name,
+                        canonical.as_deref().unwrap_or_default(),
+                    ));
+                }
+                (
+                    "shop_finder",
+                    to_value(json!({
+                        "heading": "Shop finder",
+                        "intro": "Find your nearest shop, its opening hours and how to get there.",
+                        "props": crate::shop_finder::island_props(self.shops, market),
+                    })),
                 )
             }
             PageKind::NotFound | PageKind::Error => {

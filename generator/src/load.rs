@@ -5,6 +5,7 @@ use domain::catalog::*;
 use domain::content::{Content, ContentSource};
 use domain::error::{LoadError, LoadErrors};
 use domain::export::*;
+use domain::shops::{FILE_GAZETTEER, FILE_LOCATIONS, ShopFinder};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -16,6 +17,8 @@ pub struct Inputs {
     pub content: Content,
     /// `DIR/media`, copied to `public/media`, when present.
     pub media_dir: Option<PathBuf>,
+    /// The shops and the gazetteer of the shop finder (empty when the export has none).
+    pub shops: std::sync::Arc<ShopFinder>,
 }
 
 pub fn load_export(dir: &Path) -> Result<Inputs, LoadErrors> {
@@ -136,25 +139,62 @@ pub fn load_export(dir: &Path) -> Result<Inputs, LoadErrors> {
         media,
     });
     let content = Content::from_sources(content);
-    match (catalog, content) {
-        (Ok(catalog), Ok(content)) => {
+    let shops = read_shops(dir);
+    match (catalog, content, shops) {
+        (Ok(catalog), Ok(content), Ok(shops)) => {
             let media_dir = dir.join("media");
             Ok(Inputs {
                 catalog: std::sync::Arc::new(catalog),
                 content,
                 media_dir: media_dir.is_dir().then_some(media_dir),
+                shops: std::sync::Arc::new(shops),
             })
         }
-        (catalog, content) => {
+        (catalog, content, shops) => {
             if let Err(e) = catalog {
                 errors.extend(e);
             }
             if let Err(e) = content {
                 errors.extend(e);
             }
+            if let Err(e) = shops {
+                errors.extend(e);
+            }
             Err(errors)
         }
     }
+}
+
+/// The shop finder's files, both optional: an export made before shops were exported (or by an
+/// import that does not fetch locations) builds a shop finder with no shops.
+pub fn read_shops(dir: &Path) -> Result<ShopFinder, LoadErrors> {
+    let optional = |file: &str| -> Result<Option<Vec<u8>>, LoadErrors> {
+        match std::fs::read(dir.join(file)) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(one(file, "file", "-", format!("cannot be read: {e}"))),
+        }
+    };
+    let mut errors = LoadErrors::default();
+    let locations = optional(FILE_LOCATIONS).and_then(|bytes| match bytes {
+        Some(b) => parse_list::<RawLocation>(&b, FILE_LOCATIONS, "location", "id"),
+        None => Ok(Vec::new()),
+    });
+    let places = optional(FILE_GAZETTEER).and_then(|bytes| match bytes {
+        Some(b) => parse_list::<RawPlace>(&b, FILE_GAZETTEER, "place", "name"),
+        None => Ok(Vec::new()),
+    });
+    let (Some(locations), Some(places)) = (take(locations, &mut errors), take(places, &mut errors))
+    else {
+        return Err(errors);
+    };
+    let finder = ShopFinder::from_export(&locations, &places)?;
+    if !finder.shops.is_empty() && finder.places.is_empty() {
+        eprintln!(
+            "warning: {FILE_GAZETTEER} is missing or empty: the shop finder lists its shops, but its search finds no town or postcode"
+        );
+    }
+    Ok(finder)
 }
 
 fn take<T>(result: Result<T, LoadErrors>, errors: &mut LoadErrors) -> Option<T> {

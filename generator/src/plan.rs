@@ -6,6 +6,7 @@ use domain::catalog::{Catalog, FILE_CATEGORIES};
 use domain::content::{Content, LISTING_HEADER, listing_key};
 use domain::error::{LoadError, LoadErrors};
 use domain::market::{MARKETS, Market};
+use domain::shops::ShopFinder;
 use domain::url::{collection_path, product_path};
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -142,15 +143,6 @@ pub const SHELLS: &[ShellScreen] = &[
         indexable: true,
     },
     ShellScreen {
-        path: "/shop-finder",
-        name: "shop-finder",
-        page_type: "Shop Finder",
-        heading: "Shop finder",
-        intro: "Find your nearest shop, its opening hours and how to get there.",
-        layout: "default",
-        indexable: true,
-    },
-    ShellScreen {
         path: "/search",
         name: "search",
         page_type: "Search",
@@ -206,6 +198,9 @@ pub const SHELLS: &[ShellScreen] = &[
     },
 ];
 
+/// The shop finder's site path, in every market.
+pub const SHOP_FINDER_PATH: &str = "/shop-finder";
+
 /// First path segments that belong to routes, so a content page may not start with them.
 const RESERVED_SEGMENTS: &[&str] = &[
     "browse",
@@ -223,6 +218,7 @@ const RESERVED_SEGMENTS: &[&str] = &[
     "SearchResults",
     "ContentPage",
     "amplience-visualization",
+    "shop-finder",
     "404.html",
     "error.html",
     "sitemap.xml",
@@ -234,9 +230,14 @@ pub enum PageKind {
     Home,
     Category(usize),
     Collection(usize),
-    Product { product: usize, colourway: usize },
+    Product {
+        product: usize,
+        colourway: usize,
+    },
     Content(usize),
     Shell(usize),
+    /// The shops and their search, per market (built from the export's locations).
+    ShopFinder,
     NotFound,
     Error,
 }
@@ -249,6 +250,7 @@ impl PageKind {
             PageKind::Product { .. } => "pages/product.html",
             PageKind::Content(_) => "pages/content.html",
             PageKind::Shell(_) => "pages/shell.html",
+            PageKind::ShopFinder => "pages/shop_finder.html",
             PageKind::NotFound => "pages/not_found.html",
             PageKind::Error => "pages/error.html",
         }
@@ -300,6 +302,7 @@ pub fn file_for(url_path: &str) -> String {
 pub struct PlanInputs<'a> {
     pub catalog: &'a Arc<Catalog>,
     pub content: &'a Content,
+    pub shops: &'a ShopFinder,
     pub site: &'a SiteModel,
     pub global: [Digest; 3],
 }
@@ -654,6 +657,12 @@ fn plan_market(
     for (si, shell) in SHELLS.iter().enumerate() {
         pages.push(at(PageKind::Shell(si), shell.path.to_string(), &[]));
     }
+    // Only the shops and the gazetteer: a catalog or content change leaves the page alone.
+    pages.push(at(
+        PageKind::ShopFinder,
+        SHOP_FINDER_PATH.into(),
+        &[&crate::site::digest_of(inputs.shops)],
+    ));
     pages.push(at(PageKind::NotFound, "/404.html".into(), &[]));
     pages.push(at(PageKind::Error, "/error.html".into(), &[]));
     pages
@@ -755,9 +764,11 @@ mod tests {
         site: &SiteModel,
         memo: Option<&mut PlanMemo>,
     ) -> Vec<(String, Digest)> {
+        let shops = ShopFinder::default();
         let inputs = PlanInputs {
             catalog,
             content,
+            shops: &shops,
             site,
             global: [[1; 32], [2; 32], [3; 32]],
         };

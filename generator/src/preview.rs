@@ -35,6 +35,7 @@ pub fn render_url(
     let pages = plan(&PlanInputs {
         catalog: &inputs.catalog,
         content: &inputs.content,
+        shops: &inputs.shops,
         site: &site,
         global: [[0; 32]; 3],
     })
@@ -45,7 +46,14 @@ pub fn render_url(
     // Fragments cached by a build describe published content; the preview must not reuse them,
     // and must not leave its own behind for the next build.
     templates.clear_fragments();
-    let shared = Shared::new(&inputs.catalog, &inputs.content, &site, bundles, templates);
+    let shared = Shared::new(
+        &inputs.catalog,
+        &inputs.content,
+        &inputs.shops,
+        &site,
+        bundles,
+        templates,
+    );
     let html = templates
         .render_page(page.kind.template(), shared.context(page), bundles)
         .map_err(|source| BuildError::Render {

@@ -50,6 +50,7 @@ const pageTypes = {
   'home and content': contentBlocks,
   listing: [island('listing')],
   'account and bag screens': [island('shopper-screen')],
+  'shop finder': [island('shop-finder')],
 };
 
 /** JavaScript per page type and mobile-menu variant, React included, and the stylesheet every page loads. */
@@ -63,4 +64,11 @@ export default [
     })),
   ),
   { name: 'stylesheet (gzip)', path: page(['src/main.ts'], '.css'), gzip: true, limit: '14 kB' },
+  // The shop finder's own styles, linked by its page alone (generator/src/bundles.rs), beside the one above.
+  {
+    name: 'shop finder stylesheet (gzip)',
+    path: page([island('shop-finder')], '.css').filter((file) => !page(['src/main.ts'], '.css').includes(file)),
+    gzip: true,
+    limit: '2 kB',
+  },
 ];

@@ -763,6 +763,8 @@ impl Worker {
             catalog,
             content,
             media_dir: self.inputs.media_dir.clone(),
+            // Webhooks never change shops; a file save reloads everything.
+            shops: next.shops(),
         })
     }
 

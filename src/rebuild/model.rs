@@ -11,6 +11,7 @@ use domain::catalog::*;
 use domain::content::{Content, ContentSource};
 use domain::error::{LoadError, LoadErrors};
 use domain::export::*;
+use domain::shops::{FILE_GAZETTEER, FILE_LOCATIONS, ShopFinder};
 use generator::load::Inputs;
 use imbl::OrdMap;
 use serde::de::DeserializeOwned;
@@ -46,6 +47,11 @@ pub struct SourceModel {
     inventory: OrdMap<u64, Vec<RawInventoryItem>>,
     /// (file, item) as in the export, in file order.
     content: Vec<(String, Value)>,
+    /// The shop finder's files as read (`None`: not in the export), written back as they are.
+    locations: Option<Arc<Vec<RawLocation>>>,
+    places: Option<Arc<Vec<RawPlace>>>,
+    /// The same, validated: no webhook changes them, so every rebuild shares this.
+    shops: Arc<ShopFinder>,
     fingerprints: imbl::HashMap<Change, [u8; 32]>,
 }
 
@@ -130,6 +136,44 @@ impl SourceModel {
         };
         let list = |file: &str| read_data_list(dir, file).map_err(fetch_failed);
         let mut errors = LoadErrors::default();
+        // Optional files: absent stays absent when the model writes its export.
+        let optional = |file: &str| dir.join(file).is_file().then(|| list(file)).transpose();
+        let locations: Option<Vec<RawLocation>> = optional(FILE_LOCATIONS)?.map(|items| {
+            items
+                .iter()
+                .filter_map(
+                    |v| match typed(FILE_LOCATIONS, format!("location {}", v["id"]), v) {
+                        Ok(l) => Some(l),
+                        Err(e) => {
+                            errors.push(e);
+                            None
+                        }
+                    },
+                )
+                .collect()
+        });
+        let places: Option<Vec<RawPlace>> = optional(FILE_GAZETTEER)?.map(|items| {
+            items
+                .iter()
+                .filter_map(
+                    |v| match typed(FILE_GAZETTEER, format!("place {}", v["name"]), v) {
+                        Ok(p) => Some(p),
+                        Err(e) => {
+                            errors.push(e);
+                            None
+                        }
+                    },
+                )
+                .collect()
+        });
+        let shops = ShopFinder::from_export(
+            locations.as_deref().unwrap_or_default(),
+            places.as_deref().unwrap_or_default(),
+        )
+        .unwrap_or_else(|e| {
+            errors.extend(e);
+            ShopFinder::default()
+        });
         let product_values = list(FILE_PRODUCTS)?;
         let price_values = list(FILE_PRICES)?;
         let inventory_values = list(FILE_INVENTORY)?;
@@ -145,6 +189,9 @@ impl SourceModel {
             prices: OrdMap::new(),
             inventory: OrdMap::new(),
             content: read_content_items(dir).map_err(fetch_failed)?,
+            locations: locations.map(Arc::new),
+            places: places.map(Arc::new),
+            shops: Arc::new(shops),
             fingerprints: imbl::HashMap::new(),
         };
         for v in list(FILE_CHANNELS)? {
@@ -480,6 +527,12 @@ impl SourceModel {
                 why: format!("cannot serialise: {e}"),
             })?,
         )?;
+        if let Some(locations) = &self.locations {
+            data(FILE_LOCATIONS, serde_json::to_value(&**locations))?;
+        }
+        if let Some(places) = &self.places {
+            data(FILE_GAZETTEER, serde_json::to_value(&**places))?;
+        }
         let mut files: Vec<(&str, Vec<Value>)> = Vec::new();
         for (file, item) in &self.content {
             let at = match files.iter().position(|(f, _)| f == file) {
@@ -544,6 +597,11 @@ impl SourceModel {
         &self.media
     }
 
+    /// The shop finder's shops and gazetteer, validated when the export was read.
+    pub fn shops(&self) -> Arc<ShopFinder> {
+        self.shops.clone()
+    }
+
     /// The model's content, validated (the same rules as a build from disk).
     pub fn content(&self) -> Result<Content, LoadErrors> {
         Content::from_sources(
@@ -575,6 +633,7 @@ impl SourceModel {
                 catalog: std::sync::Arc::new(catalog),
                 content,
                 media_dir: self.media_dir.clone(),
+                shops: self.shops(),
             }),
             (catalog, content) => {
                 let mut errors = LoadErrors::default();

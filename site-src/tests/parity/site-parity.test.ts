@@ -12,7 +12,7 @@ import { normaliseHtml } from '../../src/testing/normalise-html';
 
 const MAX_PAGES = Number(process.env.PARITY_MAX_PAGES ?? 30);
 /** Path shapes sampled first, so a site with many top-level sections still covers these. */
-const PRIORITY = ['/', '/p', '/browse', '/bag', '/us/', '/us/p', '/us/browse', '/eu/', '/eu/p', '/eu/browse'];
+const PRIORITY = ['/', '/p', '/browse', '/bag', '/shop-finder', '/us/', '/us/p', '/us/browse', '/us/shop-finder', '/eu/', '/eu/p', '/eu/browse', '/eu/shop-finder'];
 const MARKETS = new Set(['us', 'eu']);
 
 function siteDirProblem(dir: string | undefined): string | null {

@@ -9,6 +9,8 @@ import ProductOptions, { schema as optionsSchema } from '../../src/islands/produ
 import ProductActions, { schema as actionsSchema } from '../../src/islands/product-actions';
 import ShopperShell from '../../src/islands/shopper-shell';
 import ShopperScreen from '../../src/islands/shopper-screen';
+import ShopFinder, { schema as shopFinderSchema } from '../../src/islands/shop-finder';
+import { noShopsProps, shopFinderProps } from '../../src/testing/shop-finder-fixtures';
 import { headerActionsFixtures, productActionsFixtures, productOptionsFixtures } from '../../src/testing/fixtures';
 import { normaliseHtml } from '../../src/testing/normalise-html';
 import { renderIslandTemplate } from '../../src/testing/render-template';
@@ -52,6 +54,13 @@ describe('island templates match their components', () => {
   for (const prefix of ['', '/us'] as const) {
     it(`ShopperShell (${prefix || 'uk'})`, () => expectParity('shopper-shell', ShopperShell, { prefix }));
     it(`ShopperScreen (${prefix || 'uk'})`, () => expectParity('shopper-screen', ShopperScreen, { screen: 'login', prefix }));
+  }
+
+  for (const [label, props] of Object.entries({ 'three shops': shopFinderProps, 'no shops': noShopsProps })) {
+    it(`ShopFinder (${label})`, () => {
+      expect(shopFinderSchema.safeParse(props).success).toBe(true);
+      expectParity('shop-finder', ShopFinder, props);
+    });
   }
 
   it('catches a template that differs', () => {
