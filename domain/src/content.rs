@@ -626,4 +626,25 @@ mod tests {
             "{text}"
         );
     }
+
+    #[test]
+    fn a_markets_tracking_tag_is_read_and_a_malformed_one_named() {
+        let content = Content::from_sources(vec![
+            src(json!({"_meta": {"schema": "https://s/app-header", "deliveryKey": "us/app-header", "deliveryId": "t1"}, "transparentHomeHeader": true, "trackingTagId": "GTM-MLUS24"})),
+            src(json!({"_meta": {"schema": "https://s/app-header", "deliveryKey": "eu/app-header", "deliveryId": "t2"}, "trackingTagId": "UA-1234-5"})),
+        ])
+        .unwrap();
+        let us = content.markets[1].chrome.app_header.as_ref().unwrap();
+        assert_eq!(us.tracking_tag_id.as_deref(), Some("GTM-MLUS24"));
+        // The slot is dropped (no unknown script on the market's pages) with a warning naming the
+        // item, the field and why.
+        assert!(content.markets[2].chrome.app_header.is_none());
+        let warning = &content.markets[2].warnings[0];
+        assert!(
+            warning.contains(
+                "content item t2: trackingTagId: \"UA-1234-5\" is not a tag manager container id"
+            ),
+            "{warning}"
+        );
+    }
 }

@@ -809,6 +809,19 @@ impl<'a> Shared<'a> {
             "colourValueId": way.value_id,
             "sizeGuideUrl": market.path("/size-guide"),
         });
+        // A size or length whose variant costs something other than the colourway's price (its
+        // lowest): the page carries that price, shown once the shopper chooses it (size or length
+        // recompute the price).
+        let variant_prices: Vec<serde_json::Value> = way
+            .variant_ids
+            .iter()
+            .filter_map(|vid| product.variants.iter().find(|v| v.id == *vid))
+            .filter(|v| v.prices[mi] != price)
+            .map(|v| {
+                let p = v.prices[mi];
+                json!({"id": v.id, "price": p.price.format(), "sale_price": p.sale.map(|s| s.format()), "percent_off": percent_off(&p)})
+            })
+            .collect();
         let on_sale = price.sale.is_some();
         let cards = |list: &[usize]| {
             list.iter()
@@ -826,6 +839,7 @@ impl<'a> Shared<'a> {
             price => price.price.format(),
             sale_price => price.sale.map(|s| s.format()),
             percent_off => percent_off(&price),
+            variant_prices => to_value(variant_prices),
             badges => to_value(badge_for(product, on_sale).into_iter().collect::<Vec<_>>()),
             colour => context! { label => way.label.clone(), segment => way.segment.clone() },
             colour_label => if product.is_gift_card { "Design" } else { "Colour" },

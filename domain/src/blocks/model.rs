@@ -979,6 +979,31 @@ pub struct PageStickers {
 pub struct AppHeader {
     #[serde(default)]
     pub transparent_home_header: bool,
+    /// The market's tag manager container (`GTM-…`): the spec's per-market tracking tag, loaded
+    /// only once a shopper accepts analytics cookies.
+    #[serde(default, deserialize_with = "tracking_tag_id")]
+    pub tracking_tag_id: Option<String>,
+}
+
+/// A Google Tag Manager container id: `GTM-` and 4 to 12 capital letters or digits. Anything else
+/// would put an unknown script address in every page of the market.
+fn tracking_tag_id<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let id = Option::<String>::deserialize(d)?;
+    match &id {
+        Some(text)
+            if !text.strip_prefix("GTM-").is_some_and(|rest| {
+                (4..=12).contains(&rest.len())
+                    && rest
+                        .bytes()
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+            }) =>
+        {
+            Err(serde::de::Error::custom(format!(
+                "{text:?} is not a tag manager container id (GTM- and 4 to 12 capital letters or digits)"
+            )))
+        }
+        _ => Ok(id),
+    }
 }
 
 /// Slot: the curated default Popular Searches (the search overlay's chips before shoppers'

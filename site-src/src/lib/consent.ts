@@ -3,6 +3,7 @@
 import { pushDataLayer } from '../islands/blocks/analytics';
 import type { DataLayerEvent } from './consent-rules';
 import { readCookie } from './cookies';
+import { loadTrackingTag } from './tracking-tag';
 
 /** Events waiting for consent when a page is left, for the next page of the browser session. */
 export const QUEUE_KEY = 'analytics-queue';
@@ -70,6 +71,8 @@ export function flushQueue(): void {
   window.analyticsQueue = [];
   clearStoredQueue();
   queue.forEach(pushDataLayer);
+  // The market's tag manager reads the dataLayer from here on.
+  loadTrackingTag();
 }
 
 /** The analytics sink (islands/blocks/analytics.ts): sent with consent, otherwise queued. */

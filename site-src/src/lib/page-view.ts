@@ -10,8 +10,8 @@ import { store } from './store';
  */
 export const EXCLUDED_PAGE_TYPES: readonly string[] = ['Checkout Return'];
 
-/** A page an editor sees in content preview (the visualisation route, or preview mode) is no shopper's view. */
-function isPreview(path: string): boolean {
+/** A page an editor sees in content preview (the visualisation route, or preview mode): no shopper's. */
+export function isPreview(path: string = window.location.pathname): boolean {
   return path.startsWith('/amplience-visualization/') || (readCookie(PREVIEW_COOKIE) ?? '') !== '';
 }
 

@@ -122,3 +122,34 @@ export function onSwatchClick(event: MouseEvent<HTMLAnchorElement>, productId: n
   event.preventDefault();
   if (!selected) void showColourway(productId, event.currentTarget.href, true);
 }
+
+/** The colourway's own price markup, per price holder (a colour change brings a new holder). */
+const colourwayPrices = new WeakMap<Element, string>();
+
+/**
+ * Shows the price of the variant chosen (size or length recompute the price): the page renders the
+ * price of each variant that costs something other than the colourway in a
+ * `<template data-variant-price="{id}">`; any other choice shows the colourway's price again.
+ */
+export function showVariantPrice(variantId: number | null, root: ParentNode = document): void {
+  const holder = root.querySelector('[data-pdp-price]');
+  if (holder === null) return;
+  if (!colourwayPrices.has(holder)) colourwayPrices.set(holder, holder.innerHTML);
+  const variant = variantId === null ? null : root.querySelector<HTMLTemplateElement>(`template[data-variant-price="${variantId}"]`);
+  const markup = variant?.innerHTML ?? colourwayPrices.get(holder) ?? '';
+  if (holder.innerHTML !== markup) holder.innerHTML = markup;
+}
+
+/** Follows the chosen variant of the page's product from the moment this chunk loads. */
+function followVariantPrice(): void {
+  const productId = Number(document.querySelector('.pdp[data-product-id]')?.getAttribute('data-product-id'));
+  if (!Number.isInteger(productId) || productId <= 0) return;
+  const chosen = (): number | null => store.getState().selection[productId]?.variantId ?? null;
+  showVariantPrice(chosen());
+  store.subscribe((state, previous) => {
+    if (state.selection[productId] !== previous.selection[productId]) showVariantPrice(chosen());
+  });
+}
+
+// Loaded once per product page, after the options hydrate: start following there and then.
+followVariantPrice();

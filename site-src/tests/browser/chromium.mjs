@@ -17,12 +17,27 @@ export function chromiumMissing() {
 const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /**
+ * The tag manager (loaded once a shopper accepts analytics, lib/tracking-tag.ts) is an outside
+ * service this machine cannot reach: every browser gets a stand-in of its script at its address,
+ * which records the container it was asked for in `window.__tagManager`.
+ */
+export const TAG_MANAGER = 'https://www.googletagmanager.com/gtm.js';
+function fakeTagManager(route) {
+  return route.fulfill({
+    status: 200,
+    contentType: 'application/javascript',
+    body: "window.__tagManager = (window.__tagManager || []).concat(new URL(document.currentScript.src).searchParams.get('id'));",
+  });
+}
+
+/**
  * Unless asked for, the visitor has already seen this session's locale overlay, has accepted
  * analytics cookies (so the cookie banner stays away and analytics events are sent; a choice the
  * test makes itself is kept) and has dismissed the newsletter modal (it never offers itself); and
  * has data saver on (no link prefetch) unless `prefetch` is set.
  */
 async function skipFirstVisit(context, { localePrompt = false, cookieBanner = false, newsletter = false, prefetch = false } = {}) {
+  await context.route(`${TAG_MANAGER}**`, fakeTagManager);
   if (!newsletter) await context.addInitScript(() => window.localStorage.setItem('newsletter', 'dismissed'));
   // Data saver on, so the page fetches no links ahead (lib/prefetch.ts): those requests would only
   // load the dev server under tests that are not about them.

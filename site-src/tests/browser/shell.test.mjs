@@ -8,7 +8,7 @@
 //! Run against `storefront dev`: SITE_URL=http://127.0.0.1:8099 npm run test:browser:shell
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
-import { axeViolationsInPage, chromiumMissing, hydrated, launchBrowser, watchErrors } from './chromium.mjs';
+import { axeViolationsInPage, chromiumMissing, hydrated, launchBrowser, TAG_MANAGER, watchErrors } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const PRODUCT = '/p/101/satin-slip-midi-dress/Black';
@@ -179,8 +179,12 @@ describe('shell: first visit (locale overlay, layout stability, cookie consent, 
     });
   }
 
-  it('8c: an analytics event made before consent waits, and is sent once the shopper accepts on the next page (1280 px)', async () => {
+  it("8c: an analytics event made before consent waits, and is sent once the shopper accepts on the next page, with the market's tag manager (1280 px)", async () => {
     const { context, page, errors } = await firstVisit('/');
+    const tagRequests = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(TAG_MANAGER)) tagRequests.push(request.url());
+    });
     try {
       await bannerOf(page).waitFor();
       // navigation_click from the mega menu, then the listing loads: still no consent.
@@ -195,14 +199,20 @@ describe('shell: first visit (locale overlay, layout stability, cookie consent, 
       await page.waitForFunction(() => (window.analyticsQueue ?? []).length >= 3);
       const queued = await page.evaluate(() => (window.analyticsQueue ?? []).map((e) => `${e.event} ${e.page_path ?? e.navigation_element}`));
       assert.deepEqual(queued, ['page_view /', 'navigation_click Womens', 'page_view /browse/womens']);
+      // The market's tag manager waits for consent too.
+      assert.deepEqual(tagRequests, [], 'the tag manager loaded before consent');
+      assert.equal(await page.evaluate(() => window.__tagManager), undefined);
       await banner.getByRole('button', { name: 'Accept all' }).click();
       await banner.waitFor({ state: 'detached' });
-      assert.deepEqual(await dataLayerEvents(page), ['page_view', 'navigation_click', 'page_view']);
+      assert.deepEqual(await dataLayerEvents(page), ['page_view', 'navigation_click', 'page_view', 'gtm.js']);
       assert.equal(await consentCookie(context), 'analytics');
-      // Every market shares the choice (path /).
+      await page.waitForFunction(() => window.__tagManager?.length === 1);
+      assert.deepEqual(await page.evaluate(() => window.__tagManager), ['GTM-MLUK24']);
+      // Every market shares the choice (path /), and loads its own container.
       await page.goto(`${SITE_URL}/eu`);
       await hydrated(page);
-      await page.waitForTimeout(300);
+      await page.waitForFunction(() => window.__tagManager?.length === 1);
+      assert.deepEqual(await page.evaluate(() => window.__tagManager), ['GTM-MLEU24']);
       assert.equal(await bannerOf(page).count(), 0);
       assert.deepEqual(errors, []);
     } finally {
