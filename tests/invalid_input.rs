@@ -6,27 +6,6 @@ mod common;
 use common::*;
 use serde_json::json;
 
-/// Builds a broken copy of the sample store and returns the error text, after checking that
-/// nothing was written.
-fn build_error(break_it: impl FnOnce(&std::path::Path)) -> String {
-    let site = copied_sample();
-    break_it(&site.export);
-    let err = site
-        .build()
-        .expect_err("a broken export must not build")
-        .to_string();
-    assert!(
-        !site.public().exists(),
-        "nothing is written when the export is invalid"
-    );
-    let gens = site.dir.path().join("cache/generations");
-    assert!(
-        !gens.exists() || std::fs::read_dir(&gens).unwrap().next().is_none(),
-        "no generation left behind"
-    );
-    err
-}
-
 fn assert_mentions(err: &str, parts: &[&str]) {
     for p in parts {
         assert!(err.contains(p), "error should mention {p:?}:\n{err}");

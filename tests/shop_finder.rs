@@ -146,19 +146,6 @@ fn an_export_without_shops_builds_a_shop_finder_that_says_so() {
     }
 }
 
-/// Builds a copy of the sample store broken by `break_it` and returns the error, after checking
-/// nothing was written.
-fn build_error(break_it: impl FnOnce(&std::path::Path)) -> String {
-    let site = copied_sample();
-    break_it(&site.export);
-    let err = site
-        .build()
-        .expect_err("a broken export must not build")
-        .to_string();
-    assert!(!site.public().exists(), "nothing is written: {err}");
-    err
-}
-
 fn leeds(doc: &mut Value) -> &mut Value {
     doc["data"]
         .as_array_mut()

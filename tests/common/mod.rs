@@ -76,6 +76,27 @@ pub fn copied_sample() -> Site {
     Site { dir, export }
 }
 
+/// Builds a broken copy of the sample store and returns the error text, after checking that
+/// nothing was written.
+pub fn build_error(break_it: impl FnOnce(&std::path::Path)) -> String {
+    let site = copied_sample();
+    break_it(&site.export);
+    let err = site
+        .build()
+        .expect_err("a broken export must not build")
+        .to_string();
+    assert!(
+        !site.public().exists(),
+        "nothing is written when the export is invalid"
+    );
+    let gens = site.dir.path().join("cache/generations");
+    assert!(
+        !gens.exists() || std::fs::read_dir(&gens).unwrap().next().is_none(),
+        "no generation left behind"
+    );
+    err
+}
+
 pub fn copy_dir(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry.expect("walk");
