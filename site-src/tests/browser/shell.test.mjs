@@ -487,7 +487,10 @@ describe('shell: the top bar, the phone header and the size guide (Find out more
         await hydrated(page);
         await page.locator('html[data-shop-ready]').waitFor({ state: 'attached' });
         await page.locator('[data-island="ProductActions"]').scrollIntoViewIfNeeded();
-        await page.waitForFunction(() => document.querySelector('[data-island="ProductActions"]')?.getAttribute('data-hydrated') === 'true');
+        // On a phone the options hydrate only once scrolled to: a choice made before is lost.
+        await page.waitForFunction(() =>
+          ['ProductOptions', 'ProductActions'].every((name) => document.querySelector(`[data-island="${name}"]`)?.getAttribute('data-hydrated') === 'true'),
+        );
         await page.locator('.product-options').getByText('12', { exact: true }).click();
         await page.locator('.product-options').getByText('Regular', { exact: true }).click();
         // Quick: the bag answers at once, and no bar shows.
