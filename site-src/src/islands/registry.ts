@@ -145,12 +145,9 @@ const RELOADED_AT = 'chunk-reload-at';
  * chunk that is really missing cannot make the page reload for ever.
  */
 export function reloadForNewChunks(): void {
-  try {
-    if (Date.now() - Number(sessionStorage.getItem(RELOADED_AT)) < 60_000) return;
-    sessionStorage.setItem(RELOADED_AT, String(Date.now()));
-  } catch {
-    return;
-  }
+  // Storage refused: this throws before reloading, so the page cannot loop either.
+  if (Date.now() - Number(sessionStorage.getItem(RELOADED_AT)) < 60_000) return;
+  sessionStorage.setItem(RELOADED_AT, `${Date.now()}`);
   location.reload();
 }
 

@@ -1,7 +1,8 @@
 // The product page's stock rules (§4, §5): option availability sums, variant stock states and
 // every condition of add-to-bag enablement.
 import { describe, expect, it } from 'vitest';
-import { canAddToBag, colourInStock, variantStockState, type AddToBagInput, type VariantOptions } from './availability';
+import { canAddToBag, variantStockState, type AddToBagInput, type VariantOptions } from './availability';
+import { colourInStock } from './option-availability';
 import { optionAvailability } from './option-availability';
 
 const v = (id: number, colour: number, size: number, length: number | null): VariantOptions => ({ id, colour, size, length, purchasable: true });

@@ -13,11 +13,6 @@ export type StockMap = Record<number, number | null>;
 
 export const LOW_STOCK_BELOW = 5;
 
-/** A colour is in stock if any of its variants has stock (untracked variants always do). */
-export function colourInStock(variants: VariantOptions[], colour: number | null, stock: StockMap): boolean {
-  return variants.some((v) => (colour === null || v.colour === colour) && level(stock, v.id) !== 0);
-}
-
 /** A variant's stock: a number, null (not tracked) or undefined (not known yet). */
 export function level(stock: StockMap, id: number): number | null | undefined {
   return id in stock ? stock[id] : undefined;

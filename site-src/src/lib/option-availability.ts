@@ -3,6 +3,11 @@
 // (lib/product-options-live.ts), not with the page.
 import { level, type StockMap, type VariantOptions } from './availability';
 
+/** A colour is in stock if any of its variants has stock (untracked variants always do). */
+export function colourInStock(variants: VariantOptions[], colour: number | null, stock: StockMap): boolean {
+  return variants.some((v) => (colour === null || v.colour === colour) && level(stock, v.id) !== 0);
+}
+
 /**
  * Availability of one size (or length) value: the summed stock of the variants with that value, the
  * current colour and the other option's chosen value (if chosen). Null when no variant matches;

@@ -16,8 +16,7 @@ import {
 } from '../islands/product-options';
 import { store } from './store';
 
-export { optionAvailability } from './option-availability';
-export { colourInStock } from './availability';
+export { colourInStock, optionAvailability } from './option-availability';
 
 /** The product-details children that belong to islands: they stay (React owns them), the rest swaps. */
 const ISLAND_HOLDERS = '.pdp__options, [data-product-actions]';
