@@ -115,6 +115,9 @@ describe('content blocks in the browser', () => {
       await menu.locator('.mnav__layer[data-depth="1"]').waitFor();
       assert.equal(await depth(), '1');
       assert.equal((await menu.locator('.mnav__layer[data-depth="1"] .mnav__layer-title').textContent()).trim(), firstTitle);
+      // Let the slide to the second layer finish: a click during it can land on what slides away
+      // (seen once in CI under load).
+      await page.waitForTimeout(400);
       await menu.locator('.mnav__layer[data-depth="1"] .mnav__next').first().click();
       await menu.locator('.mnav__layer[data-depth="2"]').waitFor();
       assert.equal(await depth(), '2');
