@@ -2,6 +2,7 @@
 // HTTP cache while the browser is idle, so following the link starts from the cache. Skipped on a
 // 2g connection or with data saver on (spec), and capped per page so a long listing does not
 // fetch every product. Loaded with the session, after hydration.
+import { sameTabPage } from './links';
 
 /** requestIdleCallback's timeout: the prefetch waits for an idle moment at most this long. */
 export const PREFETCH_IDLE_TIMEOUT_MS = 2000;
@@ -20,10 +21,9 @@ export function mayPrefetch(connection: NetworkInformation | undefined = (naviga
 
 /** The page a link opens, when it is another page of the shop worth fetching ahead; else null. */
 export function prefetchTarget(link: HTMLAnchorElement, location: Location = window.location): string | null {
-  if (link.hasAttribute('download') || (link.target !== '' && link.target !== '_self')) return null;
-  const to = new URL(link.getAttribute('href') ?? '', location.href);
+  const to = sameTabPage(link, location);
+  if (to === null) return null;
   to.hash = '';
-  if (to.origin !== location.origin || !/^https?:$/.test(to.protocol)) return null;
   if (to.pathname.startsWith('/api/') || to.searchParams.has('logout')) return null;
   if (to.pathname === location.pathname && to.search === location.search) return null;
   return to.href;

@@ -2,6 +2,7 @@
 // calls). Spec constants: the bar runs for 5000 ms, and a load shorter than the 200 ms throttle
 // shows nothing; once shown it stays at least 200 ms (the minimum data-fetch delay), so it never
 // flickers. Loaded with the session, after hydration.
+import { sameTabPage } from './links';
 import { API_LOAD } from './api';
 
 /** How long the bar takes to run most of its way while a load lasts. */
@@ -91,9 +92,8 @@ export class ProgressBar {
 export function isPageLoad(event: MouseEvent, location: Location = window.location): boolean {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false;
   const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
-  if (!(link instanceof HTMLAnchorElement) || link.hasAttribute('download') || (link.target !== '' && link.target !== '_self')) return false;
-  const to = new URL(link.getAttribute('href') ?? '', location.href);
-  if (to.origin !== location.origin) return false;
+  const to = link === null ? null : sameTabPage(link, location);
+  if (to === null) return false;
   // Only the fragment changes: the page stays.
   return !(to.pathname === location.pathname && to.search === location.search && to.hash !== '');
 }
