@@ -1,4 +1,4 @@
-//! The template environment: loads `site-src/templates/`, registers `island()` and `srcset()`,
+//! The template environment: loads `site-src/templates/`, registers `island()`, `sized()` and `srcset()`,
 //! renders pages and injects each page's island preloads.
 
 use crate::bundles::{Bundles, kebab};
@@ -150,6 +150,7 @@ const PRELOADS_MARKER: &str = "<!--island-preloads-->";
 /// The functions, filters and escaping every page template relies on.
 fn configure(env: &mut Environment<'static>) {
     env.add_function("island", island);
+    env.add_function("sized", sized);
     env.add_function("srcset", srcset);
     env.add_filter("length", length);
     env.set_formatter(html_formatter);
@@ -278,12 +279,17 @@ fn length(value: Value) -> Result<usize, Error> {
     })
 }
 
+/// `sized(url, width)`: `url` resized by the media host to `width` pixels wide (fmt=auto, qlt=default).
+pub fn sized(url: String, width: u32) -> String {
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{sep}w={width}&fmt=auto&qlt=default")
+}
+
 /// `srcset(url, widths)`: the media host's resize parameters for each width.
 pub fn srcset(url: String, widths: Vec<u32>) -> String {
-    let sep = if url.contains('?') { '&' } else { '?' };
     widths
         .iter()
-        .map(|w| format!("{url}{sep}w={w}&fmt=auto&qlt=default {w}w"))
+        .map(|&w| format!("{} {w}w", sized(url.clone(), w)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -325,5 +331,9 @@ mod tests {
             "/m/a.svg?w=200&fmt=auto&qlt=default 200w, /m/a.svg?w=453&fmt=auto&qlt=default 453w"
         );
         assert!(srcset("/m/a.svg?v=1".into(), vec![200]).starts_with("/m/a.svg?v=1&w=200"));
+        assert_eq!(
+            sized("/m/a.svg".into(), 68),
+            "/m/a.svg?w=68&fmt=auto&qlt=default"
+        );
     }
 }

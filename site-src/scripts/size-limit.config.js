@@ -53,14 +53,19 @@ const pageTypes = {
   'shop finder': [island('shop-finder')],
 };
 
-/** JavaScript per page type and mobile-menu variant, React included, and the stylesheet every page loads. */
+/**
+ * JavaScript per page type and mobile-menu variant, React included, and the stylesheet every page loads.
+ * The listing gets half a kilobyte more: its cards re-render on the client, so the card pictures'
+ * srcset (card widths 415 / 768, hover 992, swatch pictures 68) is code there, about 250 B gzip, and
+ * it saves far more in image bytes than it costs (docs/decisions.md "Card pictures").
+ */
 export default [
   ...Object.entries(pageTypes).flatMap(([type, islands]) =>
     ['mobile-menu', 'mobile-menu-two'].map((menu) => ({
       name: `${type} page JS with ${menu} (gzip)`,
       path: page([...layoutWith(menu), ...islands], '.js'),
       gzip: true,
-      limit: '90 kB',
+      limit: type === 'listing' ? '90.5 kB' : '90 kB',
     })),
   ),
   { name: 'stylesheet (gzip)', path: page(['src/main.ts'], '.css'), gzip: true, limit: '14 kB' },

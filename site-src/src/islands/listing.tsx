@@ -7,7 +7,8 @@ import * as z from 'zod/mini';
 import { trapFocus } from '../lib/focus-trap';
 import { Icon } from '../lib/icons';
 import { cardSchema, ProductCard } from '../lib/product-card';
-import { facetsSchema, fetchListing, type ListingPage, type ListingScope } from '../features/listing/listing-api';
+import { facetsSchema } from '../features/listing/facets';
+import type { ListingPage, ListingScope } from '../features/listing/listing-api';
 import {
   clearFilters,
   EMPTY_STATE,
@@ -145,7 +146,8 @@ export default function Listing(props: ListingProps): ReactElement {
       const controller = new AbortController();
       inFlight.current = controller;
       setLoading(true);
-      fetchListing({ kind: props.kind, id: props.id, market: props.market }, next, controller.signal)
+      import('../features/listing/listing-api')
+        .then((api) => api.fetchListing({ kind: props.kind, id: props.id, market: props.market }, next, controller.signal))
         .then((page) => {
           cache.current.set(key, page);
           setData(page);

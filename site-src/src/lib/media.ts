@@ -4,6 +4,14 @@
 /** Spec §9 widths for a bag, wishlist or checkout line's 90 × 120 px picture (1×–3× screens). */
 export const LINE_IMAGE_WIDTHS = [200, 415] as const;
 
+/** A product card's picture: a half (phone), a third (tablet) or a quarter (desktop) of the page wide. */
+export const CARD_IMAGE_WIDTHS = [415, 768] as const;
+/** The card's second picture, shown on hover (desktop only). */
+export const CARD_HOVER_WIDTHS = [992] as const;
+export const CARD_IMAGE_SIZES = '(min-width: 992px) 25vw, (min-width: 768px) 33vw, 50vw';
+/** A card swatch without a colour shows its colourway's picture at this width. */
+export const SWATCH_IMAGE_WIDTH = 68;
+
 /** `url` resized to `width` pixels wide. */
 export function sized(url: string, width: number): string {
   return `${url}${url.includes('?') ? '&' : '?'}w=${width}&fmt=auto&qlt=default`;

@@ -1,6 +1,8 @@
-// A card under a colour filter shows the matching colourway: picture, link and swatch chosen.
+// A card under a colour filter shows the matching colourway: picture, link and swatch chosen; its
+// pictures come at the media host's card widths.
+import { cleanup, fireEvent, render } from '@testing-library/react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cardForColours, ProductCard, type Card } from './product-card';
 
 const card: Card = {
@@ -54,5 +56,37 @@ describe('cardForColours', () => {
     expect(html).toContain('href="/p/7/linen-shirt/Sage" title="Sage" aria-current="true"');
     expect(html.match(/aria-current/g)).toHaveLength(1);
     expect(renderToStaticMarkup(<ProductCard card={card} />)).not.toContain('aria-current');
+  });
+});
+
+describe('card pictures at the media host widths', () => {
+  afterEach(cleanup);
+  const w = (url: string, width: number) => `${url}?w=${width}&fmt=auto&qlt=default`;
+
+  it('offers the card picture at 415 and 768, the hover picture at 992', () => {
+    const { container } = render(<ProductCard card={card} />);
+    const [main, hover] = container.querySelectorAll<HTMLImageElement>('.card__image');
+    expect(main?.getAttribute('srcset')).toBe(`${w('/media/7-ecru-1.jpg', 415)} 415w, ${w('/media/7-ecru-1.jpg', 768)} 768w`);
+    expect(main?.getAttribute('sizes')).toBe('(min-width: 992px) 25vw, (min-width: 768px) 33vw, 50vw');
+    expect(hover?.getAttribute('srcset')).toBe(`${w('/media/7-ecru-2.jpg', 992)} 992w`);
+  });
+
+  it('swaps the whole srcset, not only src, while a swatch is hovered', () => {
+    const { container, getByTitle } = render(<ProductCard card={card} />);
+    const main = container.querySelector<HTMLImageElement>('.card__image')!;
+    fireEvent.mouseEnter(getByTitle('Sage'));
+    expect(main.getAttribute('src')).toBe('/media/7-sage-1.jpg');
+    expect(main.getAttribute('srcset')).toContain(`${w('/media/7-sage-1.jpg', 768)} 768w`);
+    expect(main.getAttribute('srcset')).not.toContain('ecru');
+    fireEvent.mouseLeave(getByTitle('Sage'));
+    expect(main.getAttribute('srcset')).toContain('7-ecru-1.jpg');
+  });
+
+  it('draws a swatch without a colour with its colourway picture, 68 px wide', () => {
+    const patterned = { ...card, swatches: card.swatches.map((s) => (s.label === 'Sage' ? { ...s, swatch: null } : s)) };
+    const { container } = render(<ProductCard card={patterned} />);
+    const images = container.querySelectorAll('.card-swatch__image');
+    expect(images).toHaveLength(1);
+    expect(images[0]?.getAttribute('src')).toBe(w('/media/7-sage-1.jpg', 68));
   });
 });

@@ -4,6 +4,7 @@
 //! image on hover and the visible-swatch limits per breakpoint are CSS (catalog.css).
 import { useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
+import { CARD_HOVER_WIDTHS, CARD_IMAGE_SIZES, CARD_IMAGE_WIDTHS, SWATCH_IMAGE_WIDTH, sized, srcset } from './media';
 
 const image = z.object({ src: z.string(), alt: z.string() });
 
@@ -101,6 +102,7 @@ export function ProductCard(props: { card: Card; eager?: boolean; colours?: read
   // The image a hovered swatch shows instead of the card's own (null: the card's own).
   const [swatchImage, setSwatchImage] = useState<string | null>(null);
   const colourCount = card.colour_count;
+  const shown = swatchImage ?? card.image.src;
   return (
     <article className="card" data-product-id={card.id}>
       <div className="card__media">
@@ -108,7 +110,9 @@ export function ProductCard(props: { card: Card; eager?: boolean; colours?: read
           {card.image.src ? (
             <img
               className="card__image"
-              src={swatchImage ?? card.image.src}
+              src={shown}
+              srcSet={srcset(shown, CARD_IMAGE_WIDTHS)}
+              sizes={CARD_IMAGE_SIZES}
               alt={card.image.alt || card.name}
               width="600"
               height="800"
@@ -120,6 +124,8 @@ export function ProductCard(props: { card: Card; eager?: boolean; colours?: read
             <img
               className="card__image card__image--secondary"
               src={card.secondary_image.src}
+              srcSet={srcset(card.secondary_image.src, CARD_HOVER_WIDTHS)}
+              sizes={CARD_IMAGE_SIZES}
               alt={card.secondary_image.alt || card.name}
               width="600"
               height="800"
@@ -159,7 +165,19 @@ export function ProductCard(props: { card: Card; eager?: boolean; colours?: read
                   <span
                     className="card-swatch__chip"
                     style={s.swatch === null ? undefined : { backgroundColor: s.swatch }}
-                  />
+                  >
+                    {s.swatch === null && s.image ? (
+                      <img
+                        className="card-swatch__image"
+                        src={sized(s.image, SWATCH_IMAGE_WIDTH)}
+                        alt=""
+                        width="14"
+                        height="14"
+                        loading="lazy"
+                        decoding="async"
+                      />
+                    ) : null}
+                  </span>
                   <span className="visually-hidden">{s.label}</span>
                 </a>
               </li>

@@ -6,6 +6,7 @@
 //!    forward restore each state (URL, checkboxes, sort, page, products);
 //!  - a colour filter: every card shows the chosen colourway (picture, link, swatch first and current),
 //!    after filtering in place and on a page loaded with the filter in its URL;
+//!  - card pictures at the media host's widths (415 at these windows, the hover picture 992);
 //!  - Back from a product to a listing (search results, a filtered category) puts the page where it
 //!    was left, once the listing has hydrated and fetched its results, at 1280 and 375 px;
 //! each with 0 axe-core violations. Run:
@@ -217,6 +218,8 @@ describe('listing journeys', () => {
     assert.deepEqual(await cardsNotShowing(page, target.colour), []);
     const card = page.locator(`#plp-results .card[data-product-id="${target.id}"]`);
     assert.equal(await card.locator('.card__image').getAttribute('src'), target.image);
+    // The srcset follows the colourway shown (a browser ignores src while srcset names another picture).
+    assert.equal(await card.locator('.card__image').getAttribute('srcset'), `${target.image}?w=415&fmt=auto&qlt=default 415w, ${target.image}?w=768&fmt=auto&qlt=default 768w`);
     assert.equal(await card.locator('.card__name a').getAttribute('href'), target.href);
     assert.equal(await card.locator('.card__image--secondary').count(), 0);
     assert.deepEqual(await axeViolations(page), []);
@@ -232,6 +235,20 @@ describe('listing journeys', () => {
   });
 
   for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 812 }]) {
+    it(`card pictures load at the media host's card width, the hover picture at 992 (${viewport.width} px)`, async () => {
+      const page = await shared.context.newPage();
+      await page.setViewportSize(viewport);
+      await page.goto(`${SITE_URL}${LISTING_PATH}`, { waitUntil: 'networkidle' });
+      const first = page.locator('#plp-results .card').first();
+      // A quarter (desktop) or a half (phone) of the window at 1× is under 415 px: the 415 picture.
+      await page.waitForFunction(() => document.querySelector('#plp-results .card__image')?.complete === true);
+      const loaded = await first.locator('.card__image:not(.card__image--secondary)').evaluate((img) => img.currentSrc);
+      assert.match(loaded, /\?w=415&fmt=auto&qlt=default$/);
+      const hover = await page.locator('#plp-results .card__image--secondary').first().getAttribute('srcset');
+      assert.match(hover ?? '', /\?w=992&fmt=auto&qlt=default 992w$/);
+      await page.close();
+    });
+
     it(`Back from a product restores the listing's scroll position (search results, filtered category; ${viewport.width} px)`, async () => {
       const page = await shared.context.newPage();
       await page.setViewportSize(viewport);

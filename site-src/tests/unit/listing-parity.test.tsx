@@ -19,11 +19,15 @@ import {
   toggleFilter,
 } from '../../src/features/listing/url-state';
 import { normaliseHtml } from '../../src/testing/normalise-html';
+import { sized, srcset } from '../../src/lib/media';
 
 const templates = resolve(dirname(fileURLToPath(import.meta.url)), '../../templates');
 
 function environment(): Environment {
   const env = new Environment();
+  // The generator's template functions (generator/src/render.rs), which write the same URLs.
+  env.addGlobal('sized', sized);
+  env.addGlobal('srcset', srcset);
   for (const name of ['macros/card.html', 'macros/price.html', 'islands/listing.html']) {
     env.addTemplate(name, readFileSync(resolve(templates, name), 'utf8'));
   }

@@ -1,15 +1,10 @@
 // GET /api/listing: one page of a category, collection or search results with facet counts for
-// the current filters (docs/api.md "Search and listings").
+// the current filters (docs/api.md "Search and listings"). Loaded on the first fetch, not with the
+// page: the static first page needs no request.
 import * as z from 'zod/mini';
 import { cardSchema } from '../../lib/product-card';
+import { facetsSchema } from './facets';
 import { listingQueryString, type ListingUrlState } from './url-state';
-
-export const facetsSchema = z.object({
-  colours: z.array(z.object({ label: z.string(), swatch: z.nullable(z.string()), count: z.number() })),
-  sizes: z.array(z.object({ label: z.string(), count: z.number() })),
-});
-
-export type Facets = z.infer<typeof facetsSchema>;
 
 export const listingPageSchema = z.object({
   total: z.number(),
