@@ -178,7 +178,7 @@ describe('express checkout from the bag', { skip: problem ?? false }, () => {
       await page.locator('[data-order-number]').waitFor({ timeout: TIMEOUT });
       const wallet = await page.evaluate(() => window.__wallet);
 
-      // The sheet opened with §7's request: GB, the retailer's name, the bag's amount.
+      // The sheet opened with the expected request: GB, the retailer's name, the bag's amount.
       assert.equal(wallet.version, 3);
       assert.equal(wallet.request.countryCode, 'GB');
       assert.equal(wallet.request.currencyCode, 'GBP');

@@ -185,7 +185,7 @@ describe('shopper journeys', () => {
     await choose(page, '8');
     await choose(page, 'Petite');
     await page.getByText('Out of stock').waitFor();
-    // §4 marks from the live stock: 8 in Petite is sold out, and both values say so.
+    // Sold-out marks from the live stock: 8 in Petite is sold out, and both values say so.
     await page.locator('.option--sold-out input[value="8"][aria-describedby]').waitFor();
     await page.locator('.option--sold-out input[value="Petite"][aria-describedby]').waitFor();
     assert.equal(await add.isDisabled(), true);

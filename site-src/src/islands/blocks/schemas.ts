@@ -1,4 +1,4 @@
-//! zod/mini schemas shared by several block islands (content-blocks.md §3 shapes, as
+//! zod/mini schemas shared by several block islands (the blocks' shapes, as
 //! generator/src/blocks.rs prepares them).
 import * as z from 'zod/mini';
 
