@@ -1,4 +1,4 @@
-//! Header actions island: search, account and bag links. Server markup: templates/islands/header-actions.html.
+// Header actions island: search, account and bag links. Server markup: templates/islands/header-actions.html.
 // Search opens the search overlay and the bag the bag sidebar; without JavaScript both stay links.
 // The static page cannot know the visitor, so it shows the signed-out account link and a hidden,
 // fixed-size bag badge; both fill in from the shared store after hydration.

@@ -1,5 +1,5 @@
-//! Product options island: colour (or design) swatch links, size and length choices, size guide link.
-//! Server markup: templates/islands/product-options.html.
+// Product options island: colour (or design) swatch links, size and length choices, size guide link.
+// Server markup: templates/islands/product-options.html.
 // The static page shows no size or length chosen, except that a sole size (or sole length) is chosen
 // on both sides. After hydration the choice comes from `?Size=…&Length=…` (labels), every change is
 // written back with history.replaceState, and the chosen variant is published in the shared store

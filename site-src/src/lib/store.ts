@@ -1,5 +1,5 @@
-//! The one shared client store for every island: cart, customer, wishlist, notifications, which
-//! panel is open, live stock, product selection and the colourway shown after a colour change.
+// The one shared client store for every island: cart, customer, wishlist, notifications, which
+// panel is open, live stock, product selection and the colourway shown after a colour change.
 // Islands are separate React roots and cannot share context, so they all subscribe here and keep no
 // copy of their own. zustand's React binding serves `getInitialState()` as the server snapshot, so
 // during hydration every island sees the neutral initial state (the same state the static HTML was
