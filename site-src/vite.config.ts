@@ -1,10 +1,10 @@
-//! Vite build of the islands bundle. Output contract with the generator (generator/src/bundles.rs):
-//!   dist/.vite/manifest.json  — keys are source paths: "src/main.ts" (the entry; its `css` lists the
-//!                               styles) and "src/islands/{kebab-name}.tsx" (one lazy chunk per island;
-//!                               `imports` lists the chunks it needs, recursively, ending at the entry)
-//!   dist/assets/*             — every hashed file. A manifest `file` is "assets/main-AbC123.js": the
-//!                               page URL is "/" + file, i.e. /assets/main-AbC123.js, and the bundle's
-//!                               own chunk and preload URLs are /assets/… too.
+// Vite build of the islands bundle. Output contract with the generator (generator/src/bundles.rs):
+//   dist/.vite/manifest.json  — keys are source paths: "src/main.ts" (the entry; its `css` lists the
+//                               styles) and "src/islands/{kebab-name}.tsx" (one lazy chunk per island;
+//                               `imports` lists the chunks it needs, recursively, ending at the entry)
+//   dist/assets/*             — every hashed file. A manifest `file` is "assets/main-AbC123.js": the
+//                               page URL is "/" + file, i.e. /assets/main-AbC123.js, and the bundle's
+//                               own chunk and preload URLs are /assets/… too.
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 

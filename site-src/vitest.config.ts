@@ -1,5 +1,5 @@
-//! Unit and component tests (`npm test`): islands (shell and content blocks), registry, store, and template/component parity
-//! on fixture props. The built-site parity check has its own config (vitest.parity.config.ts).
+// Unit and component tests (`npm test`): islands (shell and content blocks), registry, store, and template/component parity
+// on fixture props. The built-site parity check has its own config (vitest.parity.config.ts).
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 

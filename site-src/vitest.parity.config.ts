@@ -1,5 +1,5 @@
-//! Built-site parity (`SITE_DIR=… npm run test:parity`): island markup in generated pages vs the
-//! components' server render. Runs in node; DOM parsing comes from happy-dom's Window.
+// Built-site parity (`SITE_DIR=… npm run test:parity`): island markup in generated pages vs the
+// components' server render. Runs in node; DOM parsing comes from happy-dom's Window.
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 

@@ -1,6 +1,7 @@
 //! Content blocks end to end: the block gallery page per market (snapshot), every block type in
-//! it, the rendering rules of content-blocks.md §5 as they reach the pages, the slot failure rules
-//! of §8, and what happens with an unknown block, a missing field or a wrong type.
+//! it, the blocks' rendering rules as they reach the pages, the slot failure rules
+//! (docs/content-blocks.md, "Slots"), and what happens with an unknown block, a missing field
+//! or a wrong type.
 
 mod common;
 

@@ -7,7 +7,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
 
-/// Spec copy (§8) the front end shows verbatim.
+/// The spec's error copy, which the front end shows verbatim.
 pub mod copy {
     pub const STOCK_EXCEEDED: &str = "The selected quantity exceeds available stock";
     pub const NO_CART_ADD: &str = "There is no cart to add the item to.";
@@ -23,7 +23,7 @@ pub mod copy {
     pub const NOT_FOUND: &str = "Not found";
     pub const TOO_MANY_ATTEMPTS: &str = "Too many attempts. Please wait and try again.";
     pub const INTERNAL: &str = "Something went wrong. Please try again.";
-    // The checkouts' (§5, §8): the wallet sheet and the checkout pages show these.
+    // The checkouts': the wallet sheet and the checkout pages show these.
     pub const UK_ONLY: &str = "We only ship to UK, Jersey, and Guernsey";
     pub const UNSERVICEABLE: &str = "We can not ship to this address";
     pub const BILLING_REQUIRED: &str = "Billing address is required";

@@ -1,5 +1,5 @@
 //! The shape checks of form fields several modules accept, and how they are stored: email
-//! addresses (§5), dates and free text (names, addresses). Pure functions.
+//! addresses, dates and free text (names, addresses). Pure functions.
 
 use unicode_normalization::UnicodeNormalization;
 
@@ -17,7 +17,7 @@ pub fn clean_text(value: &str) -> Result<String, &'static str> {
     Ok(value.nfc().collect::<String>().trim().to_string())
 }
 
-/// A simple, permissive email check: text, @, domain, dot, two or more letters (§5).
+/// A simple, permissive email check: text, @, domain, dot, two or more letters.
 pub fn is_email(s: &str) -> bool {
     let Some((local, domain)) = s.rsplit_once('@') else {
         return false;

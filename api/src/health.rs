@@ -83,13 +83,13 @@ async fn config(State(state): State<AppState>) -> Json<SiteConfig> {
 pub struct Geo {
     /// ISO 3166 alpha-2, or null when unknown.
     pub country: Option<String>,
-    /// The market the country maps to (§9): GB → uk; US, CA → us; IE → eu; AT, DE → the German
+    /// The market the country maps to: GB → uk; US, CA → us; IE → eu; AT, DE → the German
     /// site (reported as `de`, external); unknown → eu (Rest of the World, EUR).
     pub market: String,
     pub source: &'static str,
 }
 
-/// The market for a country (§9's country map; anything else is Rest of the World in EUR).
+/// The market for a country (the spec's country map; anything else is Rest of the World in EUR).
 pub fn market_for_country(country: Option<&str>) -> &'static str {
     match country {
         Some("GB") => "uk",

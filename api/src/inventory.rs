@@ -16,7 +16,7 @@ use crate::store::{Db, Tx, placeholders, values_clause};
 use domain::market::{Market, UK};
 use std::collections::HashMap;
 
-/// §7: location 2 is the second warehouse, not sellable outside the UK when the deduction is on.
+/// Location 2 is the second warehouse, not sellable outside the UK when the deduction is on.
 pub const SECOND_WAREHOUSE: i64 = 2;
 
 /// One location's row of the platform's stock report.

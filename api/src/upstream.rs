@@ -7,7 +7,7 @@ use reqwest::Url;
 use reqwest::header::HeaderMap;
 use std::time::Duration;
 
-/// §9: a feature flag is on if the setting is the string 'true' (or boolean true, which an
+/// A feature flag is on if the setting is the string 'true' (or boolean true, which an
 /// environment variable cannot be). Anything else — `TRUE`, `1`, `yes`, unset — is off.
 pub fn flag_on(value: Option<&str>) -> bool {
     value == Some("true")

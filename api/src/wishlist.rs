@@ -1,6 +1,6 @@
 //! Customer wishlists: list, read one, create, add items (a product + variant pair already there
 //! is ignored), remove an item, delete; and the guest-list merge at sign-in. Items are answered in
-//! pages of 50 (§3 `wishlist_product_data`). Another customer's wishlist answers 404. The only
+//! pages of 50. Another customer's wishlist answers 404. The only
 //! writer of `wishlist` and `wishlist_item`.
 
 use crate::error::{ApiError, ApiResult};
@@ -29,7 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Most items one list may hold (five of the spec's 50-item pages).
 pub const MAX_ITEMS: usize = 250;
 pub const DEFAULT_NAME: &str = "My Wishlist";
-/// The spec's wishlist page size (§3, §7).
+/// The spec's wishlist page size.
 pub const PER_PAGE: u64 = 50;
 
 /// The last page a list can have (a full list's).
@@ -155,7 +155,7 @@ async fn insert_items(
     items: &[WishlistItemInput],
 ) -> ApiResult<()> {
     for item in items {
-        // A pair already on the list is ignored (§4), by the unique key rather than a read first.
+        // A pair already on the list is ignored, by the unique key rather than a read first.
         sqlx::query(
             "INSERT INTO wishlist_item (id, wishlist_id, product_id, variant_id, position, options_chosen) \
              VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (wishlist_id, product_id, variant_id) DO NOTHING",

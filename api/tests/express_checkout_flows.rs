@@ -1,6 +1,6 @@
 //! Express (wallet) checkout over real HTTP with cookies, against a fake of the card payment
 //! provider on loopback that speaks its HTTP shape (merchant session, `applePayPayment` answered
-//! authorised or declined): §5's country and shipping-option rules, stock shortages at the click
+//! authorised or declined): the country and shipping-option rules, stock shortages at the click
 //! and at authorisation, a failed payment (no paid order, stock back), a paid one (the order at
 //! the server's prices, the cart closed), the confirmation and order history, and the refusals
 //! (CSRF, unknown fields, client-sent amounts). On SQLite and PostgreSQL.

@@ -252,7 +252,7 @@ async fn a_guest_bag_is_evaluated_at_the_servers_prices(backend: Backend) {
 
     let r = b.post("/api/cart/promotions", json!({})).await;
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
-    // A guest has no profile; an unknown session is created as a dry run (§4).
+    // A guest has no profile; an unknown session is created as a dry run.
     assert_eq!(engine.ops(), ["GET session", "PUT session dry=true"]);
     let calls = engine.calls();
     let session_id = api::store::token_hash(before["id"].as_str().unwrap());

@@ -2,7 +2,8 @@
 //! Each block becomes `{schema_type, template, fields, view}`: `fields` is the typed block as
 //! JSON with market-prefixed links, renderable calls to action only, srcsets on images, video
 //! sources, Markdown bodies as `bodyHtml` and wavy-underline text as `{key}Html`; `view` holds
-//! what the rules of content-blocks.md §5/§9 derive (clickability, sizes, prices, island props).
+//! what the rendering and sizing rules (`domain::blocks::rules`) derive: clickability, sizes,
+//! prices, island props.
 
 use crate::context::localise_links;
 use domain::blocks::model::{

@@ -158,7 +158,7 @@ fn configure(env: &mut Environment<'static>) {
 
 /// `fragment(name, key, var=value, …)`: renders the partial `name` with only the given variables,
 /// once per `key` per build, and reuses it: the header, menus and footer are the same on thousands
-/// of pages of a market (design.md §4). Only the passed variables are visible to the partial, so a
+/// of pages of a market (rendered once per market and reused). Only the passed variables are visible to the partial, so a
 /// cached fragment cannot pick up page-specific data by accident.
 fn fragment(
     cache: &FragmentCache,
@@ -203,7 +203,7 @@ fn fragment(
     Ok(Value::from_safe_string(html.to_string()))
 }
 
-/// `island(name, props)`: the island wrapper with server markup and its props, per design.md §3.
+/// `island(name, props)`: the island wrapper with server markup and its props in an adjacent JSON script.
 fn island(state: &State, name: String, props: Value) -> Result<Value, Error> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
         return Err(Error::new(

@@ -11,13 +11,12 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
-/// Products in a search's Products section (spec §7, §9).
+/// Most products in a search's Products section.
 pub const SEARCH_HITS: usize = 10;
 /// A search results page lists at most this many products (the best matches).
 pub const SEARCH_LISTING_CAP: usize = 1000;
 
-/// A search hit as the overlay receives it (spec §3 "Search product hit"). Prices are decimal
-/// major units, as in the cart API.
+/// A search hit as the overlay receives it. Prices are decimal major units, as in the cart API.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SearchHit {
     pub id: u64,

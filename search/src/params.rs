@@ -1,10 +1,10 @@
-//! The listing's URL and API parameters (spec §2: page, sort as field-direction, direction,
+//! The listing's URL and API parameters (page, sort as field-direction, direction,
 //! query, filters[name] repeatable, a range as low-high), parsed strictly: every unknown or
 //! malformed value is an error naming the parameter, never a silent default.
 
 use serde::Serialize;
 
-/// 48 products per page (spec §9).
+/// 48 products per page.
 pub const PER_PAGE: usize = 48;
 
 /// Longest search text accepted; longer queries are refused (400), not silently cut.

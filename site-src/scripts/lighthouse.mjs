@@ -1,9 +1,9 @@
-//! `npm run lighthouse`: Lighthouse's mobile audit (default emulation and throttling) of the home
-//! page, a category listing and a product page in each market, in Debian's chromium, against the
-//! sample store served by `storefront serve` (production rules, headers and compression). Prints the
-//! four category scores and LCP / TBT / CLS per page, and the median of each over the runs.
-//! SITE_URL=http://127.0.0.1:8080 audits a store that is already running instead of starting one.
-//! RUNS=n audits each page n times (default 1) and reports the median run.
+// `npm run lighthouse`: Lighthouse's mobile audit (default emulation and throttling) of the home
+// page, a category listing and a product page in each market, in Debian's chromium, against the
+// sample store served by `storefront serve` (production rules, headers and compression). Prints the
+// four category scores and LCP / TBT / CLS per page, and the median of each over the runs.
+// SITE_URL=http://127.0.0.1:8080 audits a store that is already running instead of starting one.
+// RUNS=n audits each page n times (default 1) and reports the median run.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,8 @@
-//! size-limit checks over the built bundle (`npm run size`, after `npm run build`).
-//! The product page loads the entry (JS + CSS) and every island it can carry — the header, the
-//! shopper shell, the product options and actions, and the layout's content-block islands (benefit
-//! bar, countdown, one of the two mobile menu variants, mega menu, footer columns) — with every chunk they import; the file list comes from
-//! dist/.vite/manifest.json, as the generator does.
+// size-limit checks over the built bundle (`npm run size`, after `npm run build`).
+// The product page loads the entry (JS + CSS) and every island it can carry — the header, the
+// shopper shell, the product options and actions, and the layout's content-block islands (benefit
+// bar, countdown, one of the two mobile menu variants, mega menu, footer columns) — with every chunk they import; the file list comes from
+// dist/.vite/manifest.json, as the generator does.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-//! HTML validity check with the Nu Html Checker (vnu-jar from npm, run by the machine's java).
-//! Usage: npm run validate-html -- FILE_OR_DIR...   (directories are searched for *.html)
-//! Prints every error as `file:line:column: message` and exits 1 if there is any.
+// HTML validity check with the Nu Html Checker (vnu-jar from npm, run by the machine's java).
+// Usage: npm run validate-html -- FILE_OR_DIR...   (directories are searched for *.html)
+// Prints every error as `file:line:column: message` and exits 1 if there is any.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,4 +1,4 @@
-//! The one bundle entry on every page: the site's styles and the island registry.
+// The one bundle entry on every page: the site's styles and the island registry.
 import './styles/app.css';
 import { startIslands } from './islands/registry';
 

@@ -1,5 +1,5 @@
 //! The customer's address book: list, add, read, replace and delete, and the checks every
-//! address form shares (§5: each required field with its own message, the countries delivered to
+//! address form shares (each required field with its own message, the countries delivered to
 //! and their states). The only writer of `address`; another customer's address answers 404.
 
 use crate::error::{ApiError, ApiResult};

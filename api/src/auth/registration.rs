@@ -1,5 +1,5 @@
-//! The registration payload (§3) and its checks: every field with its own message, the custom
-//! form fields, the registration address as an address-book entry, and the password rule (§5),
+//! The registration payload and its checks: every field with its own message, the custom
+//! form fields, the registration address as an address-book entry, and the password rule,
 //! which the password reset applies too. No storage: the account module writes the customer.
 
 use crate::account::address::{AddressInput, COUNTRIES};
@@ -84,7 +84,7 @@ pub struct Register {
     pub guest_wishlist: Vec<WishlistItemInput>,
 }
 
-/// §5: at least 7 characters, with a letter and a number.
+/// The password rule: at least 7 characters, with a letter and a number.
 pub fn password_problem(p: &str) -> Option<&'static str> {
     if p.chars().count() < 7
         || !p.chars().any(char::is_alphabetic)
@@ -348,7 +348,7 @@ impl Register {
         }
     }
 
-    /// The §3 `address` as an address-book entry (checked with the rest of the payload).
+    /// The payload's `address` as an address-book entry (checked with the rest of the payload).
     pub fn address_entry(&self) -> Option<AddressInput> {
         self.address
             .as_ref()

@@ -173,7 +173,7 @@ async fn merge_into(
     touch(tx, into, state.now()).await
 }
 
-/// The cart at sign-in (§4), for `shopper` just signed in: the customer's saved cart replaces
+/// The cart at sign-in, for `shopper` just signed in: the customer's saved cart replaces
 /// the browser's current one unless the current one has items, which are then merged into the
 /// saved cart; a current cart with no saved one becomes the customer's. Answers the customer's
 /// cart now, if they have one.

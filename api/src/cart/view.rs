@@ -48,7 +48,7 @@ pub struct CartView {
     pub total_item_count: i64,
 }
 
-/// §7: the express button's country is GB in every market (the merchant's country).
+/// The express button's country is GB in every market (the merchant's country).
 pub const MERCHANT_COUNTRY: &str = "GB";
 
 /// What the bag needs to draw the express button before any call: the wallet sheet must open in
@@ -57,7 +57,7 @@ pub const MERCHANT_COUNTRY: &str = "GB";
 pub struct ExpressButton {
     /// The retailer's name (the catalog's store name), the sheet's merchant label.
     pub merchant_label: String,
-    /// The merchant's country (§7: GB in every market).
+    /// The merchant's country: GB in every market.
     pub country_code: &'static str,
 }
 

@@ -1,10 +1,10 @@
-//! Express (wallet) checkout over the stored cart, §4 "Express checkout sequence": start (reload
+//! Express (wallet) checkout over the stored cart (docs/api.md, "Express checkout"): start (reload
 //! the bag, check stock, the amount to charge), the merchant session for the wallet sheet, the
-//! shipping contact (§5's country and option rules; one consignment), the shipping method, and
-//! the authorisation (re-check stock, create the order at the server's prices, take the stock,
-//! charge it with the card payment provider's `applePayPayment`, then confirm — or cancel and put
-//! the stock back). The browser sends ids, addresses and the wallet's token, never an amount.
-//! The only writer of `express_checkout`.
+//! shipping contact (the country and shipping-option rules; one consignment), the shipping
+//! method, and the authorisation (re-check stock, create the order at the server's prices, take
+//! the stock, charge it with the card payment provider's `applePayPayment`, then confirm — or
+//! cancel and put the stock back). The browser sends ids, addresses and the wallet's token,
+//! never an amount. The only writer of `express_checkout`.
 
 use super::orders;
 use super::shipping::{self, ShippingOption};
@@ -27,7 +27,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-/// The confirmation path's `checkoutsource` after a wallet express payment (§2).
+/// The confirmation path's `checkoutsource` after a wallet express payment.
 pub const CHECKOUT_SOURCE: &str = "applepayexpress";
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -233,9 +233,9 @@ fn require_open(checkout: &Checkout) -> ApiResult<()> {
     }
 }
 
-/// The bag as it will be charged, which must have lines and be in stock now (§4: the click and
+/// The bag as it will be charged, which must have lines and be in stock now (the click and
 /// the authorisation both check). A shortage is 409 `insufficient_stock` naming the line; the
-/// front end sends the shopper to /bag (§8).
+/// front end sends the shopper to /bag.
 async fn bag_in_stock(
     conn: &mut sqlx::AnyConnection,
     state: &AppState,
@@ -286,7 +286,7 @@ fn totals(
     }
 }
 
-/// The destination country of a contact: two letters, and one the market ships to (§5).
+/// The destination country of a contact: two letters, and one the market ships to.
 fn destination(market: &Market, raw: &str, field: &str) -> ApiResult<String> {
     let country = shipping::country_code(raw)
         .ok_or_else(|| ApiError::field(field, "must be a two-letter country code"))?;
@@ -318,8 +318,9 @@ fn check_len(field: &str, value: &str, max: usize) -> ApiResult<()> {
 
 // ---- handlers ------------------------------------------------------------------------------
 
-/// §4 click: reloads the bag, checks its stock and opens a checkout of it. Answers the amount to
-/// charge (the bag's total, promotions included) and the checkout id the other steps name.
+/// Start (the click): reloads the bag, checks its stock and opens a checkout of it. Answers the
+/// amount to charge (the bag's total, promotions included) and the checkout id the other steps
+/// name.
 #[utoipa::path(post, path = "/checkout/express", tag = "checkout",
     params(("market" = Option<crate::contract::MarketCode>, Query)), request_body = StartExpress,
     responses((status = 201, body = ExpressTotals), (status = 404, body = crate::error::ErrorBody),
@@ -400,9 +401,10 @@ fn upstream_error(e: crate::payments::ProviderError) -> ApiError {
     }
 }
 
-/// §4 shipping contact chosen: the country rule, then (in one transaction, so a refusal changes
+/// Shipping contact chosen: the country rule, then (in one transaction, so a refusal changes
 /// nothing) the checkout's consignments are cleared, one is created for this contact, and the
-/// options §5 allows are listed; the first is selected, as the sheet shows it selected.
+/// options the shipping rules allow are listed; the first is selected, as the sheet shows it
+/// selected.
 #[utoipa::path(post, path = "/checkout/express/{checkout_id}/shipping-contact", tag = "checkout",
     params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = ShippingContact,
@@ -475,8 +477,8 @@ fn consignment_country(checkout: &Checkout) -> ApiResult<String> {
         .ok_or_else(|| conflict("no_shipping_contact", "Choose a shipping address first"))
 }
 
-/// §4 shipping method chosen: it must be one of the options the consignment allows; the answer
-/// is the new total at the server's prices.
+/// Shipping method chosen: it must be one of the options the consignment allows; the answer is
+/// the new total at the server's prices.
 #[utoipa::path(post, path = "/checkout/express/{checkout_id}/shipping-method", tag = "checkout",
     params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = ShippingMethod,
@@ -594,7 +596,7 @@ fn check_contact(
     Ok(stored)
 }
 
-/// §4 authorised: re-checks stock and the shipping option for the full address, sets the
+/// Authorised: re-checks stock and the shipping option for the full address, sets the
 /// shipping and billing addresses, creates the order (Pending, server prices) and takes its stock
 /// in one transaction; then charges it with `applePayPayment` (no transaction held while the
 /// provider answers). Paid: the order is Confirmed, the cart closed (its cookie cleared) and the

@@ -1,7 +1,7 @@
 //! Orders: created by either checkout from the bag at the server's prices, with the stock they
 //! take (and, when the payment fails, give back) per warehouse; the order confirmation
 //! (`GET /orders/{checkout_id}/{order_id}`) and the signed-in customer's order history of the
-//! last 12 months (`GET /customer/orders`, §9). The only writer of `shop_order` and
+//! last 12 months (`GET /customer/orders`). The only writer of `shop_order` and
 //! `shop_order_line`.
 
 use crate::account::address::AddressInput;
@@ -21,7 +21,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-/// §9: the order history covers 12 months.
+/// The order history covers 12 months.
 pub const HISTORY_SECS: i64 = 365 * 24 * 3600;
 /// Most orders one history answer lists.
 pub const HISTORY_LIMIT: i64 = 100;
@@ -429,7 +429,7 @@ pub struct GuestAccount {
     pub account_exists: bool,
 }
 
-/// §3 purchase tracking row.
+/// A purchase tracking row: one per order line, for analytics.
 #[derive(Serialize, ToSchema)]
 #[allow(non_snake_case)]
 pub struct PurchaseRow {
@@ -737,7 +737,7 @@ pub struct OrderHistory {
     pub orders: Vec<OrderView>,
 }
 
-/// The signed-in customer's orders of the last 12 months (§9), newest first, each with its
+/// The signed-in customer's orders of the last 12 months, newest first, each with its
 /// current status; 401 for guests.
 #[utoipa::path(get, path = "/customer/orders", tag = "account",
     responses((status = 200, body = OrderHistory), (status = 401, body = crate::error::ErrorBody)))]

@@ -1,6 +1,7 @@
-//! Where a checkout may ship and how (§5 "Express checkout, GBP"): the country rule, the
-//! market's shipping options (rows of `shipping_option`, seeded by migration 5) and the rules that
-//! filter them by name, and whether the bag can leave entirely from the main warehouse.
+//! Where a checkout may ship and how (docs/checkout.md, "Where a shopper can send an order"):
+//! the country rule, the market's shipping options (rows of `shipping_option`, seeded by
+//! migration 5) and the rules that filter them by name, and whether the bag can leave entirely
+//! from the main warehouse.
 
 use crate::bag::PricedBag;
 use crate::error::ApiResult;
@@ -11,10 +12,10 @@ use serde::Serialize;
 use std::collections::HashMap;
 use utoipa::ToSchema;
 
-/// §7: location 1 is the main warehouse.
+/// Location 1 is the main warehouse.
 pub const MAIN_WAREHOUSE: i64 = 1;
 
-/// §5: a GBP (UK) bag ships only to these.
+/// A GBP (UK) bag ships only to GB, Jersey and Guernsey.
 pub const UK_DESTINATIONS: &[&str] = &["GB", "JE", "GG"];
 
 /// One way to ship, as the wallet sheet lists it.
@@ -34,15 +35,15 @@ pub fn country_code(raw: &str) -> Option<String> {
     (code.len() == 2 && code.bytes().all(|b| b.is_ascii_uppercase())).then_some(code)
 }
 
-/// §5: the UK storefront ships to the UK, Jersey and Guernsey only; the others anywhere their
+/// The UK storefront ships to the UK, Jersey and Guernsey only; the others anywhere their
 /// options allow.
 pub fn country_allowed(market: &Market, country: &str) -> bool {
     market.code != UK.code || UK_DESTINATIONS.contains(&country)
 }
 
-/// §5's option rules, by name: click & collect and parcel shop options never (a wallet sheet
-/// cannot pick a shop); express and next-day options only when the bag can leave entirely from
-/// the main warehouse (UK storefront) or the destination is GB (other storefronts).
+/// The shipping-option rules, by name: click & collect and parcel shop options never (a wallet
+/// sheet cannot pick a shop); express and next-day options only when the bag can leave entirely
+/// from the main warehouse (UK storefront) or the destination is GB (other storefronts).
 pub fn option_allowed(name: &str, market: &Market, country: &str, all_in_main: bool) -> bool {
     let name = name.to_lowercase();
     let collect = [

@@ -1,8 +1,8 @@
-//! A small client of the card payment provider's wallet API (§7 "Card payment provider"): the
-//! Apple Pay merchant session (the provider validates the merchant with Apple and returns the
-//! opaque session the wallet sheet needs) and `applePayPayment(orderId, paymentToken)`, which
-//! charges an order with the token the wallet produced. The API key never reaches the browser.
-//! The same client speaks the provider's Checkout API for the standard checkout (`remote`).
+//! A small client of the card payment provider's wallet API: the Apple Pay merchant session
+//! (the provider validates the merchant with Apple and returns the opaque session the wallet
+//! sheet needs) and `applePayPayment(orderId, paymentToken)`, which charges an order with the
+//! token the wallet produced. The API key never reaches the browser. The same client speaks
+//! the provider's Checkout API for the standard checkout (`remote`).
 
 use super::ProviderError;
 use super::config::PaymentsConfig;

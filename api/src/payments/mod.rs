@@ -32,7 +32,7 @@ impl Amount {
     }
 }
 
-/// The payment method types the storefront knows (§9: gift card, Klarna, PayPal, Apple Pay,
+/// The payment method types the storefront knows (gift card, Klarna, PayPal, Apple Pay,
 /// Google Pay, card), by the provider's names for them.
 pub const METHOD_TYPES: &[&str] = &[
     "scheme",

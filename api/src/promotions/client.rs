@@ -1,5 +1,5 @@
 //! A small client of the promotions engine (a Talon.One-shaped integration API): customer
-//! profiles by integration id and customer sessions by id, with the spec's recovery rules (§4):
+//! profiles by integration id and customer sessions by id, with the spec's recovery rules:
 //! a profile request answered 408 creates the profile, a session answered 404 creates a dry-run
 //! session; every other failure is an error the caller reports as the promotions service's.
 
@@ -22,7 +22,7 @@ pub enum PromotionsError {
     Decode { op: &'static str, why: String },
 }
 
-/// One cart line as the engine sees it (§3 "Promotions profile and session").
+/// One cart line as the engine sees it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct CartItem {
     pub name: String,
@@ -223,7 +223,7 @@ impl Client {
         })
     }
 
-    /// Makes sure the profile exists: a 408 on reading it creates it (§4).
+    /// Makes sure the profile exists: a 408 on reading it creates it.
     pub async fn ensure_profile(
         &self,
         integration_id: &str,
@@ -239,7 +239,7 @@ impl Client {
         }
     }
 
-    /// Evaluates the bag: an unknown session (404) is created as a dry run (§4) and its effects
+    /// Evaluates the bag: an unknown session (404) is created as a dry run and its effects
     /// used; a known one is updated with the bag as it is now.
     pub async fn sync_session(
         &self,

@@ -1,5 +1,5 @@
-//! The promotions engine's settings: the feature flag (§9) and the connection, read from the
-//! `PROMOTIONS_*` environment variables.
+//! The promotions engine's settings: the feature flag (on only for the string `true`) and the
+//! connection, read from the `PROMOTIONS_*` environment variables.
 
 use crate::upstream;
 use domain::market::Market;
@@ -8,11 +8,11 @@ use std::time::Duration;
 /// The promotions engine's settings (docs/api.md, "Promotions").
 #[derive(Debug, Clone)]
 pub struct PromotionsConfig {
-    /// §9: on only when the setting is the string `true`.
+    /// On only when the setting is the string `true`.
     pub enabled: bool,
     pub base_url: String,
     pub api_key: String,
-    /// The engine's store integration id per market (§7 "Region to store mapping UK, EU, US").
+    /// The engine's store integration id per market (UK, EU, US).
     pub store_uk: String,
     pub store_eu: String,
     pub store_us: String,
@@ -38,7 +38,7 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 3000;
 /// A bag must open in human time even when the engine hangs.
 pub const MAX_TIMEOUT_MS: u64 = 30_000;
 
-/// §9: on only for the string `true` (shared with the other outside services).
+/// On only for the string `true` (shared with the other outside services).
 pub use crate::upstream::flag_on;
 
 impl PromotionsConfig {

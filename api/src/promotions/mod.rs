@@ -137,7 +137,7 @@ async fn customer_email(state: &AppState, customer_id: Option<&str>) -> ApiResul
     crate::account::email_of(&mut conn, id).await
 }
 
-/// Evaluates the bag with the promotions engine (§4, opening the bag): the signed-in shopper's
+/// Evaluates the bag with the promotions engine when the bag opens: the signed-in shopper's
 /// profile (created when the engine answers 408), the session with the bag's lines at the
 /// server's prices (a dry-run session when the engine answers 404), then the effects as
 /// discounts. Answers the cart with them applied; `cart_amount` is the discounted total.

@@ -8,7 +8,7 @@ use crate::store::Db;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// Suggestions per answer (spec §7, §9).
+/// Suggestions per answer (the overlay's Popular Searches shows up to 5).
 pub const SUGGESTIONS: usize = 5;
 /// Longer queries are not kept as suggestions (they are rarely anyone else's search).
 const MAX_SUGGESTION_CHARS: usize = 50;

@@ -1,6 +1,6 @@
-//! Live stock: availability by variant and by product, inventory at locations, the §4 colour /
-//! size / length rules the product page shows, and the low-stock (< 5) and sold-out (0) flags.
-//! Read from the store, which the catalog import fills.
+//! Live stock: availability by variant and by product, inventory at locations, the colour /
+//! size / length availability rules the product page shows, and the low-stock (< 5) and
+//! sold-out (0) flags. Read from the store, which the catalog import fills.
 
 pub mod rows;
 
@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-/// Fewer than this many units is "low stock" (§9).
+/// Fewer than this many units is "low stock".
 pub const LOW_STOCK_BELOW: i64 = 5;
 /// Most ids one stock call may ask about (the spec's variant fetch limit).
 pub const MAX_IDS: usize = 250;
@@ -211,7 +211,9 @@ pub struct Selection {
     pub length: Option<u64>,
 }
 
-/// The §4 rules, pure: `stock` maps variant id to sellable units (untracked counts as available).
+/// Colour, size and length availability, pure: a colour is in stock if any of its variants
+/// is; a size or length sums the variants matching it and the other choices. `stock` maps
+/// variant id to sellable units (untracked counts as available).
 pub fn option_availability(
     product: &Product,
     stock: &HashMap<u64, i64>,

@@ -19,7 +19,7 @@ pub struct Availability {
 }
 
 impl Availability {
-    /// The add-to-bag rule (§5): tracked stock must exist, be above zero, and cover the quantity.
+    /// The add-to-bag rule: tracked stock must exist, be above zero, and cover the quantity.
     pub fn allows(&self, total_quantity: i64) -> bool {
         !self.tracked || (self.recorded && self.available > 0 && total_quantity <= self.available)
     }

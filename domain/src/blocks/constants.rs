@@ -1,5 +1,6 @@
-//! The business constants of content-blocks.md §9 (and the option lists of §3), in one place so
-//! the generator, the templates (through the generator) and the tests read the same numbers.
+//! The content blocks' business constants (timings, breakpoints, sizes, limits) and option lists,
+//! in one place so the generator, the templates (through the generator) and the tests read the
+//! same numbers.
 
 /// Benefit bar ticker: one item every 3.5 s.
 pub const BENEFIT_TICKER_MS: u32 = 3500;

@@ -1,4 +1,4 @@
-//! The serde-typed block model: one struct per block type of content-blocks.md §3, with the
+//! The serde-typed block model: one struct per block type (docs/content-blocks.md), with the
 //! content hub's camelCase field names. Fields the spec names are all here; fields it does not
 //! name are ignored (docs/formats.md). Required fields have no default: a block without them, or
 //! with a field of the wrong type or an unknown option value, fails to load (docs/content-blocks.md).

@@ -1,6 +1,7 @@
-//! The rendering rules of content-blocks.md §5 and the sizing rules of §9 as pure functions. The
-//! generator applies them when it turns blocks into template values; the islands mirror the few
-//! that depend on the viewport (sticker fit) or the clock (countdown).
+//! The blocks' rendering rules (what renders, what is clickable, prices, text clean-up) and sizing
+//! rules as pure functions (docs/content-blocks.md, "Rendering rules"). The generator applies them
+//! when it turns blocks into template values; the islands mirror the few that depend on the
+//! viewport (sticker fit) or the clock (countdown).
 
 use super::constants::*;
 use super::model::*;

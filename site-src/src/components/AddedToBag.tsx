@@ -1,4 +1,4 @@
-// The added-to-bag popup (spec §2): what was added, View Bag (with the count) and Checkout. Closes
+// The added-to-bag popup: what was added, View Bag (with the count) and Checkout. Closes
 // on an outside click, the close button, Escape or a route change (the shell closes panels then).
 import type { ReactElement } from 'react';
 import { marketOf, prefixOf } from '../lib/api';

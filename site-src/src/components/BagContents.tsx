@@ -1,4 +1,4 @@
-// The bag's lines, subtotal and buttons (spec §2 "Bag sidebar"), shared by the sidebar and /bag.
+// The bag's lines, subtotal and buttons, shared by the sidebar and /bag.
 // Everything shown comes from the API's cart: prices, totals and live stock per line.
 import { lazy, Suspense, useEffect, useRef, useState, type ReactElement } from 'react';
 import { marketOf, prefixOf } from '../lib/api';

@@ -1,4 +1,4 @@
-// The bag's Apple Pay-style express button (spec §2 "Bag sidebar", §7: button type check-out).
+// The bag's Apple Pay-style express button (button type check-out).
 // Lazily loaded by BagContents only when the API says express checkout is configured, and drawn
 // only when the browser's wallet can pay; the sheet and its sequence are in lib/express-checkout.
 import { useEffect, useState, type ReactElement } from 'react';

@@ -1,6 +1,7 @@
-// The locale overlay (spec §2 copy): where we think the visitor is, a country and a currency picker,
-// START SHOPPING. Changing the country resets the currency to its first one; submitting saves the
-// wsPreferredLocale cookie, sends country_selector and navigates fully to the chosen site.
+// The locale overlay (the spec's copy): where we think the visitor is, a country and a currency
+// picker, START SHOPPING. Changing the country resets the currency to its first one; submitting
+// saves the wsPreferredLocale cookie, sends country_selector and navigates fully to the chosen
+// site.
 import { useEffect, useState, type ReactElement } from 'react';
 import { api, marketOf, prefixOf } from '../lib/api';
 import { track } from '../lib/analytics';

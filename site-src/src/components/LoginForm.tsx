@@ -1,4 +1,4 @@
-// Sign-in form (spec §8 messages): used by /login and the login modal.
+// Sign-in form (with the spec's error messages): used by /login and the login modal.
 import { useState, type ReactElement } from 'react';
 import { ApiError } from '../lib/api';
 import { signIn } from '../lib/account';

@@ -1,4 +1,4 @@
-// The one dialog of the shopper UI (spec §2 "Modal"): Escape closes it unless persistent, an optional
+// The one dialog of the shopper UI: Escape closes it unless persistent, an optional
 // cross, focus moved in on open, trapped while open (Tab cycles) and returned to the opener on close.
 // Sidebars (bag, wishlist) and overlays (search, locale, login, added-to-bag) are this dialog with a
 // different `variant` class.

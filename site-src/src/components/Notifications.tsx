@@ -1,4 +1,4 @@
-// The notification stack (spec §4): what notifications.ts keeps in the store, each with a dismiss
+// The notification stack: what notifications.ts keeps in the store, each with a dismiss
 // button, inside the shell's live region.
 import type { ReactElement } from 'react';
 import { dismiss } from '../lib/notifications';

@@ -1,4 +1,4 @@
-// Notify-me (spec §5): for a sold-out choice, an email to tell when it is back; needs the size (and
+// Notify-me: for a sold-out choice, an email to tell when it is back; needs the size (and
 // the fit, when the product has lengths) and a valid email.
 import { useState, type ReactElement } from 'react';
 import { api } from '../lib/api';

@@ -1,4 +1,4 @@
-// The full-screen search overlay (spec §2, §4, §5): input debounced 200 ms against
+// The full-screen search overlay: input debounced 200 ms against
 // GET /api/search (search-and-listings work), Popular Searches (≤ 5 chips, each runs a search),
 // Product Matches (≤ 10 cards, no price). Enter goes to /search?query=…, never for an empty or
 // whitespace-only term; the no-results message only above 3 characters.

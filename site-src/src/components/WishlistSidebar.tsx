@@ -1,4 +1,4 @@
-// The wishlist sidebar (spec §2): total items and total price, Clear wishlist, Start shopping, and
+// The wishlist sidebar: total items and total price, Clear wishlist, Start shopping, and
 // per item Add to cart (disabled when the item is not purchasable, aria-disabled while the bag loads;
 // an item saved with only its colour asks for a size first). Names, prices and stock come from the
 // API (`/variants`), never from what the browser stored.
@@ -44,7 +44,7 @@ async function colourVariants(summary: VariantSummary): Promise<ChoosableVariant
 
 /**
  * The size (and length) an item saved with only its colour asks for before it can go in the bag
- * (§5: no add while an offered option is unchosen); the bag gets exactly the chosen variant.
+ * (no add while an offered option is unchosen); the bag gets exactly the chosen variant.
  */
 function SizeChoice({ item, summary, busy }: { item: WishlistEntry; summary: VariantSummary; busy: boolean }): ReactElement {
   const [variants, setVariants] = useState<ChoosableVariant[] | null>(null);

@@ -1,4 +1,4 @@
-// Where Checkout goes (§4): the bag's and the added-to-bag popup's Checkout skip the identity step
+// Where Checkout goes: the bag's and the added-to-bag popup's Checkout skip the identity step
 // for a signed-in shopper (store or the `user-authenticated` hint); the /bag page says why the
 // checkout sent the shopper back (`?notice=`).
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';

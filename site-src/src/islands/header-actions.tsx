@@ -1,4 +1,4 @@
-//! Header actions island: search, account and bag links. Server markup: templates/islands/header-actions.html.
+// Header actions island: search, account and bag links. Server markup: templates/islands/header-actions.html.
 // Search opens the search overlay and the bag the bag sidebar; without JavaScript both stay links.
 // The static page cannot know the visitor, so it shows the signed-out account link and a hidden,
 // fixed-size bag badge; both fill in from the shared store after hydration.
@@ -21,8 +21,9 @@ function plainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
 export default function HeaderActions({ prefix }: HeaderActionsProps): ReactElement {
   const signedIn = useShopStore((state) => state.customer.signedIn);
   const count = useShopStore((state) => state.cart.count);
-  // §2: disabled while a promotions sync is loading. A link cannot be `disabled`: it is marked
-  // aria-disabled and ignores clicks; the server markup (never syncing) is the same as before.
+  // The bag icon is disabled while a promotions sync is loading. A link cannot be `disabled`: it is
+  // marked aria-disabled and ignores clicks; the server markup (never syncing) is the same as
+  // before.
   const syncing = useShopStore((state) => state.promotionsSyncing);
 
   const badge = count > 99 ? '99+' : String(count);

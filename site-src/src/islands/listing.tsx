@@ -1,7 +1,7 @@
-//! Listing island: the toolbar, filter sidebar, product grid and pagination of category, collection
-//! and search results pages. The first render equals the static first page
-//! (templates/islands/listing.html), so hydration shows no refetch flash; after that, filters, sort
-//! and pages come from GET /api/listing and live in the URL (back and forward restore them).
+// Listing island: the toolbar, filter sidebar, product grid and pagination of category, collection
+// and search results pages. The first render equals the static first page
+// (templates/islands/listing.html), so hydration shows no refetch flash; after that, filters, sort
+// and pages come from GET /api/listing and live in the URL (back and forward restore them).
 import { Fragment, useCallback, useEffect, useRef, useState, type MouseEvent, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { trapFocus } from '../lib/focus-trap';
@@ -211,7 +211,7 @@ export default function Listing(props: ListingProps): ReactElement {
   const noFacets = shown.facets.colours.length === 0 && shown.facets.sizes.length === 0;
   const filtersAvailable = !noFacets && !loading;
   const changeFilter = (facet: 'colours' | 'sizes', value: string): void => {
-    // Spec §5: a filter change applies only if filters are available.
+    // A filter change applies only while filters are available (not while they load).
     if (filtersAvailable) apply(toggleFilter(state, facet, value));
   };
   const goToPage = (event: MouseEvent<HTMLAnchorElement>, page: number): void => {

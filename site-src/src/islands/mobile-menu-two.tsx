@@ -1,7 +1,7 @@
-//! Mobile menu, variant two (< 768 px): at most 12 top categories that have children, as tabs;
-//! choosing one resets its sections with the first expanded; each section toggles. Items without
-//! children are plain links below. Closes on link clicks and route changes, stays closed on the
-//! preview route. Server markup: templates/islands/mobile-menu-two.html (first category chosen).
+// Mobile menu, variant two (< 768 px): at most 12 top categories that have children, as tabs;
+// choosing one resets its sections with the first expanded; each section toggles. Items without
+// children are plain links below. Closes on link clicks and route changes, stays closed on the
+// preview route. Server markup: templates/islands/mobile-menu-two.html (first category chosen).
 import { useState, type ReactElement, type SyntheticEvent } from 'react';
 import * as z from 'zod/mini';
 import { menuItem, navigationClick } from './blocks/analytics';

@@ -1,7 +1,7 @@
-//! Mobile menu, variant one (< 768 px): three layers. Choosing an item with children slides to
-//! the next layer, Back returns; the layers reset 500 ms after the menu closes; any link click and
-//! any route change close it; it stays closed on the preview route. Pushes menu_item when a layer
-//! opens and navigation_click on links. Server markup: templates/islands/mobile-menu.html.
+// Mobile menu, variant one (< 768 px): three layers. Choosing an item with children slides to
+// the next layer, Back returns; the layers reset 500 ms after the menu closes; any link click and
+// any route change close it; it stays closed on the preview route. Pushes menu_item when a layer
+// opens and navigation_click on links. Server markup: templates/islands/mobile-menu.html.
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { menuItem, navigationClick } from './blocks/analytics';

@@ -1,4 +1,4 @@
-//! Every island module, found by file name: `src/islands/{kebab-name}.tsx`, default export the component.
+// Every island module, found by file name: `src/islands/{kebab-name}.tsx`, default export the component.
 // A new island needs only its file here and its partial in templates/islands/{kebab-name}.html.
 import type { ComponentType } from 'react';
 

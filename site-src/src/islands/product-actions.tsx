@@ -1,8 +1,8 @@
-//! Product actions island: live stock, gift-card / personalisation fields, Add to bag, notify-me and
-//! the wishlist toggle. Server markup: templates/islands/product-actions.html.
+// Product actions island: live stock, gift-card / personalisation fields, Add to bag, notify-me and
+// the wishlist toggle. Server markup: templates/islands/product-actions.html.
 // Stock comes from the API on load (the static page never claims stock); the chosen variant comes
-// from ProductOptions through the shared store. Add to bag follows §4/§5 (availability.ts), adds 1,
-// then opens the added-to-bag popup.
+// from ProductOptions through the shared store. Add to bag follows the add-to-bag rules
+// (availability.ts), adds 1, then opens the added-to-bag popup.
 import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { api } from '../lib/api';
@@ -35,7 +35,7 @@ interface StockAnswer {
 
 const isEmailField = (m: Modifier): boolean => m.display_name.toLowerCase().includes('email');
 
-/** The message for one modifier's value, or null when it is fine (§5 gift-card rules). */
+/** The message for one modifier's value, or null when fine (filled if required; emails valid). */
 export function modifierError(m: Modifier, value: string): string | null {
   if (value.trim() === '') return m.required ? `Please enter ${m.display_name.toLowerCase()}` : null;
   return isEmailField(m) ? emailError(value) : null;

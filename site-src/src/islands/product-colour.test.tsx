@@ -1,7 +1,8 @@
-// The product page's colour change and §4 option marks: ProductOptions and ProductActions mounted in a
-// product page's markup, the colourway's static page and the stock answer served through fetch (the
-// network boundary). A colour click swaps gallery, badges and details in place, hands the new props to
-// both islands, pushes the colourway's URL, and back restores the first colour.
+// The product page's colour change and its stock marks on options: ProductOptions and
+// ProductActions mounted in a product page's markup, the colourway's static page and the stock
+// answer served through fetch (the network boundary). A colour click swaps gallery, badges and
+// details in place, hands the new props to both islands, pushes the colourway's URL, and back
+// restores the first colour.
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,4 @@
+// ProductOptions island: size/length choice (sole size, URL in and out), swatches, gift-card designs.
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,12 +1,12 @@
-//! Product options island: colour (or design) swatch links, size and length choices, size guide link.
-//! Server markup: templates/islands/product-options.html.
+// Product options island: colour (or design) swatch links, size and length choices, size guide link.
+// Server markup: templates/islands/product-options.html.
 // The static page shows no size or length chosen, except that a sole size (or sole length) is chosen
 // on both sides. After hydration the choice comes from `?Size=…&Length=…` (labels), every change is
 // written back with history.replaceState, and the chosen variant is published in the shared store
 // (`selection[productId]`) for the add-to-bag island.
 // A colour swatch is a link to that colourway's own page; once hydrated, a plain click shows it in
 // place and pushes its URL, and back/forward restore the colour shown. Once live stock is in the
-// store, each size/length shows its §4 availability (sold out, or no variant in that combination)
+// store, each size/length shows its live availability (sold out, or no variant in that combination)
 // and a colour none of whose variants has stock is marked sold out; such values stay selectable so
 // the shopper can ask to be notified. Both come from
 // lib/product-options-live.ts, loaded after hydration.
@@ -138,7 +138,7 @@ function Choices(props: {
   legend: string;
   choices: Choice[];
   selectedId: number | null;
-  /** §4 availability per value id, once live stock is known (see availabilityOf). */
+  /** Live availability per value id, once live stock is known (see availabilityOf). */
   availability: (id: number) => number | null | undefined;
   onChoose(choice: Choice): void;
   children?: ReactElement | false;

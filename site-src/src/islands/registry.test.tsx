@@ -1,3 +1,4 @@
+// Island registry: names, hydration with props, unknown islands, bad props, mismatches, chunk reload.
 import { act } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';

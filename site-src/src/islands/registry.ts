@@ -1,5 +1,5 @@
-//! The island registry: finds `[data-island]` elements, loads their component lazily and hydrates
-//! them. The only place in the bundle that creates React roots.
+// The island registry: finds `[data-island]` elements, loads their component lazily and hydrates
+// them. The only place in the bundle that creates React roots.
 //
 // Page contract (written by the generator):
 //   <div data-island="HeaderActions" data-island-id="i0">server markup</div>

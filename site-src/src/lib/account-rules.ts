@@ -1,6 +1,6 @@
-// The account forms' field rules of spec §5 (registration, password reset, profile, the order
+// The account forms' field rules (registration, password reset, profile, the order
 // confirmation's account offer): password strength, name length, required fields.
-/** §5: at least 7 characters including a letter and a number. */
+/** Password: at least 7 characters including a letter and a number. */
 export function passwordError(value: string): string | null {
   if (value.length < 7 || !/[a-z]/i.test(value) || !/[0-9]/.test(value)) {
     return 'Password must be at least 7 characters and include a letter and a number';
@@ -8,7 +8,7 @@ export function passwordError(value: string): string | null {
   return null;
 }
 
-/** §5: first and last name at least 2 characters. */
+/** First and last name at least 2 characters. */
 export function nameError(value: string, label: string): string | null {
   return value.trim().length >= 2 ? null : `${label} must be at least 2 characters`;
 }

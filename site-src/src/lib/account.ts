@@ -1,4 +1,4 @@
-// Sign-in state (spec §4): sign in, register, sign out, and the profile. The API sets the session
+// Sign-in state: sign in, register, sign out, and the profile. The API sets the session
 // and `user-authenticated` cookies; the store follows, and the cart and wishlist reload on every change.
 import { api, ApiError } from './api';
 import { track } from './analytics';
@@ -6,7 +6,7 @@ import { keepCart, loadCart } from './cart';
 import { store, type Cart, type Customer } from './store';
 import { GUEST_WISHLIST_KEY, loadWishlist, readGuestWishlist } from './wishlist';
 
-/** The titles a registration offers (§5: one must be selected). */
+/** The titles a registration offers (one must be selected). */
 export const TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Mx', 'Dr'] as const;
 
 interface SignedIn {

@@ -1,4 +1,4 @@
-// Analytics events of the shopper UI (spec §4, §7): view_cart, remove_from_cart, add_to_cart,
+// Analytics events of the shopper UI: view_cart, remove_from_cart, add_to_cart,
 // country_selector. They go to the same window.dataLayer as the content blocks' events.
 import { pushDataLayer } from '../islands/blocks/analytics';
 

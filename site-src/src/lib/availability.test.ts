@@ -1,4 +1,4 @@
-// The product page's stock rules (§4, §5): option availability sums, variant stock states and
+// The product page's stock rules: option availability sums, variant stock states and
 // every condition of add-to-bag enablement.
 import { describe, expect, it } from 'vitest';
 import { canAddToBag, variantStockState, type AddToBagInput, type VariantOptions } from './availability';

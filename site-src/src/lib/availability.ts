@@ -1,4 +1,4 @@
-// Availability rules of the product page (spec §4, §5), over live stock from the API. Pure functions
+// Availability rules of the product page, over live stock from the API. Pure functions
 // so the component tests can pin them down; the page never trusts the static HTML for stock.
 export interface VariantOptions {
   id: number;
@@ -41,12 +41,12 @@ export interface AddToBagInput {
   stockState: StockState;
   /** Required modifiers filled and gift-card emails valid. */
   fieldsValid: boolean;
-  /** Units of this variant already in the bag (§5: bag + 1 must not exceed stock). */
+  /** Units of this variant already in the bag (bag + 1 must not exceed stock). */
   inBag: number;
   available: number | null | undefined;
 }
 
-/** Add to bag is enabled only under every condition of §4 and §5. */
+/** Add to bag: not loading, offered options chosen, fields valid, in stock, and bag + 1 within stock. */
 export function canAddToBag(input: AddToBagInput): boolean {
   if (input.loading) return false;
   if (input.needSize && !input.sizeChosen) return false;

@@ -146,14 +146,14 @@ export async function setQuantity(item: LineItem, quantity: number): Promise<'ok
   }
 }
 
-/** Lines holding more than is left (and something is left): the bag lowers them to it (§4). */
+/** Lines holding more than is left (and something is left): the bag lowers them to it. */
 export function linesOverStock(cart: Cart | null): LineItem[] {
   return cartLines(cart).filter((l) => l.available_to_sell !== null && l.available_to_sell > 0 && l.quantity > l.available_to_sell);
 }
 
 /**
  * Lowers every line above the stock left to what is left and remembers what it held, for the
- * line's 'Quantity reduced' mark. Sold-out lines stay: the shopper removes them (§4).
+ * line's 'Quantity reduced' mark. Sold-out lines stay: the shopper removes them.
  */
 async function reduceToStock(cart: Cart | null): Promise<void> {
   const over = linesOverStock(cart);
@@ -178,7 +178,7 @@ export async function removeItem(item: LineItem): Promise<void> {
   }
 }
 
-/** Opening the bag (§4): reload the cart (its lines carry live stock), then send view_cart. */
+/** Opening the bag: reload the cart (its lines carry live stock), then send view_cart. */
 export async function refreshBag(): Promise<void> {
   try {
     await reduceToStock(await loadCart());
@@ -188,13 +188,13 @@ export async function refreshBag(): Promise<void> {
   }
 }
 
-/** Checkout is blocked while any line is sold out (§5), the cart is loading or promotions sync. */
+/** Checkout is blocked while any line is sold out, the cart is loading or promotions sync. */
 export function checkoutBlocked(cart: Cart | null, loading: boolean, syncing = false): boolean {
   return loading || syncing || cartLines(cart).some((line) => line.sold_out);
 }
 
 /**
- * Where the bag's and the popup's Checkout go: a signed-in shopper skips the identity step (§4).
+ * Where the bag's and the popup's Checkout go: a signed-in shopper skips the identity step.
  * The store or the cookie hint decides the link; the checkout's own POST /checkout has the last word.
  */
 export function checkoutEntry(prefix: string, signedIn: boolean = store.getState().customer.signedIn): string {

@@ -1,4 +1,4 @@
-//! Reads the UI-hint cookies the api sets (never session secrets: those are HttpOnly).
+// Reads the UI-hint cookies the api sets (never session secrets: those are HttpOnly).
 export function readCookie(name: string, cookieString: string = document.cookie): string | null {
   for (const part of cookieString.split(';')) {
     const eq = part.indexOf('=');

@@ -1,4 +1,4 @@
-// The express button's rules (§7: amount in minor units = cart_amount × 100, country GB, the
+// The express button's rules (amount in minor units = cart_amount × 100, country GB, the
 // retailer as merchant label; shown only when configured and the wallet can pay) and the sheet's
 // sequence against the API. The wallet (`ApplePaySession`, an outside service) is a fake class;
 // fetch is stubbed at the network boundary.

@@ -1,7 +1,7 @@
-// The Apple Pay-style express checkout of the bag (spec §4 "Express checkout sequence", §5, §7):
-// the wallet sheet (`window.ApplePaySession`, Apple's JS API) opens in the click itself, and each
-// of its events is answered by the API — start (reload the cart, check stock, the amount), the
-// merchant session (through the payment provider), the shipping contact (§5's country and option
+// The Apple Pay-style express checkout of the bag (docs/api.md, "Express checkout"): the wallet
+// sheet (`window.ApplePaySession`, Apple's JS API) opens in the click itself, and each of its
+// events is answered by the API — start (reload the cart, check stock, the amount), the merchant
+// session (through the payment provider), the shipping contact (the country and shipping-option
 // rules), the shipping method (the new total), the authorisation (the order and the payment).
 // Every amount shown comes from the API; the browser never sends one. Loaded with the bag only.
 import { api, ApiError } from './api';
@@ -21,7 +21,7 @@ export type { ApplePayContact, ApplePayPaymentRequest, ApplePayUpdate };
 
 // ---- the rules ----
 
-/** §7: the button's amount in minor units is cart_amount × 100 (rounded: cart_amount is decimal). */
+/** The button's amount in minor units is cart_amount × 100 (rounded: cart_amount is decimal). */
 export function amountMinor(cartAmount: number): number {
   return Math.round(cartAmount * 100);
 }
@@ -133,13 +133,13 @@ export function beginExpressCheckout(cart: Cart, deps: ExpressDeps): void {
   const path = (step: string): string => `/checkout/express/${encodeURIComponent(totals?.checkout_id ?? '')}/${step}`;
   const walletError = (code: string, field: string | undefined, text: string): unknown =>
     ErrorCtor === undefined ? { code, contactField: field, message: text } : new ErrorCtor(code, field, text);
-  // §8: a stock shortage sends the shopper to the bag, which shows what ran out.
+  // A stock shortage sends the shopper to the bag, which shows what ran out.
   const toBag = (): void => deps.navigate(`${deps.prefix}/bag`);
 
   session.onvalidatemerchant = (event) => {
     void (async () => {
       try {
-        // §4 click: the API reloads the cart and checks stock before the sheet may go on.
+        // Start (the click): the API reloads the cart and checks stock before the sheet may go on.
         totals = await api<ExpressTotals>('POST', '/checkout/express', {});
         session.completeMerchantValidation(await api<unknown>('POST', path('merchant-session'), { validation_url: event.validationURL }));
       } catch (error) {

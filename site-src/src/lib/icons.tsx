@@ -1,5 +1,5 @@
-//! Inline SVG icons used by islands. Their markup is repeated verbatim in templates/islands/*.html:
-//! change both together (the parity tests compare them).
+// Inline SVG icons used by islands. Their markup is repeated verbatim in templates/islands/*.html:
+// change both together (the parity tests compare them).
 import type { ReactElement } from 'react';
 
 /** One stroked 24×24 icon drawn by a single path. */

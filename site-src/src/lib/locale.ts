@@ -14,7 +14,7 @@ export interface LocaleEntry {
   currencies: Currency[];
 }
 
-/** The German storefront is a separate site (§9); its address is configuration, see decisions.md. */
+/** The German storefront is a separate site; its address is configuration, see decisions.md. */
 export const GERMAN_SITE = 'https://www.maisonlark.de/';
 export const LOCALE_COOKIE = 'wsPreferredLocale';
 export const LOCALE_COOKIE_DAYS = 30;
@@ -26,7 +26,7 @@ export const LOCALES: LocaleEntry[] = [
   { code: 'row', name: 'Rest of the World', currencies: [{ code: 'USD', path: '/us' }, { code: 'EUR', path: '/eu' }] },
 ];
 
-/** §9 country map; every other (or unknown) country is Rest of the World. */
+/** Country → locale and currency; every other (or unknown) country is Rest of the World. */
 const COUNTRY_MAP: Record<string, { locale: LocaleEntry['code']; currency: Currency['code'] }> = {
   AT: { locale: 'de', currency: 'EUR' },
   DE: { locale: 'de', currency: 'EUR' },

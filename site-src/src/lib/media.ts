@@ -1,7 +1,7 @@
-// Image URLs at the media host's widths (spec §7 "Media": fmt=auto, qlt=default, w=…), the same
+// Image URLs at the media host's widths (with fmt=auto, qlt=default and w=…), the same
 // parameters the generator's `srcset()` writes into static pages (generator/src/render.rs).
 
-/** Spec §9 widths for a bag, wishlist or checkout line's 90 × 120 px picture (1×–3× screens). */
+/** The widths for a bag, wishlist or checkout line's 90 × 120 px picture (1×–3× screens). */
 export const LINE_IMAGE_WIDTHS = [200, 415] as const;
 
 /** A product card's picture: a half (phone), a third (tablet) or a quarter (desktop) of the page wide. */

@@ -1,4 +1,4 @@
-// Notifications (§4): at most 3, the oldest dropped, each gone after 3000 ms unless persistent.
+// Notifications: at most 3, the oldest dropped, each gone after 3000 ms unless persistent.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dismiss, notify } from './notifications';
 import { store } from './store';

@@ -1,4 +1,4 @@
-// Notifications (spec §4, §9): at most 3 on screen, the oldest dropped when a fourth arrives, each
+// Notifications: at most 3 on screen, the oldest dropped when a fourth arrives, each
 // gone after 3000 ms unless persistent. Timers live here, not in a component, so a notification
 // raised while no island is mounted still expires.
 import { store, type Notification } from './store';

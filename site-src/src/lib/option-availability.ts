@@ -1,4 +1,4 @@
-// §4 availability of one size or length value over live stock, for marking the choices on the
+// The availability of one size or length value over live stock, for marking the choices on the
 // product page. Its own module so it loads with the product options' after-hydration chunk
 // (lib/product-options-live.ts), not with the page.
 import { level, type StockMap, type VariantOptions } from './availability';

@@ -47,7 +47,7 @@ export interface GuestAccount {
   account_exists: boolean;
 }
 
-/** §3 purchase row: `productId` is the style code + `_` + colour with spaces as underscores. */
+/** A purchase tracking row: `productId` is the style code + `_` + colour with spaces as underscores. */
 export interface PurchaseRow {
   purchaseId: string;
   productId: string;

@@ -1,7 +1,7 @@
-//! The product card (spec §2 "Product card"), rendering exactly the markup of
-//! templates/macros/card.html for the same card JSON (docs/templates.md `card`), so listing pages
-//! hydrate without a mismatch. Hovering a colour swatch shows that colour's image; the secondary
-//! image on hover and the visible-swatch limits per breakpoint are CSS (catalog.css).
+// The product card (picture, hover picture, badge, name, prices, swatches, "+N"), rendering exactly the markup of
+// templates/macros/card.html for the same card JSON (docs/templates.md `card`), so listing pages
+// hydrate without a mismatch. Hovering a colour swatch shows that colour's image; the secondary
+// image on hover and the visible-swatch limits per breakpoint are CSS (catalog.css).
 import { useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { CARD_HOVER_WIDTHS, CARD_IMAGE_SIZES, CARD_IMAGE_WIDTHS, SWATCH_IMAGE_WIDTH, sized, srcset } from './media';

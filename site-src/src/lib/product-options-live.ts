@@ -1,6 +1,6 @@
 // The product options' after-hydration parts, loaded once the island has hydrated so the page's
-// JavaScript budget does not carry them: the §4 marks on sizes/lengths (option-availability.ts),
-// back/forward between colourways, and the colour change without a full reload (spec §4: "changing
+// JavaScript budget does not carry them: the stock marks on sizes/lengths (option-availability.ts),
+// back/forward between colourways, and the colour change without a full reload (the spec: "changing
 // colour reloads media, attributes, badges"). Until it loads a swatch is an ordinary link.
 // Every colourway already has its own static page (/p/{id}/{slug}/{Colour}), which is the single
 // source of truth: this fetches that page, takes its gallery and product details (badges, price,

@@ -1,5 +1,5 @@
-// Opening the bag with promotions on (§4): sync first with `promotionsSyncing` set — the header bag
-// icon and Checkout disabled meanwhile (§2, §5) — then reload the cart and send view_cart. With the
+// Opening the bag with promotions on: sync first with `promotionsSyncing` set — the header bag
+// icon and Checkout disabled meanwhile — then reload the cart and send view_cart. With the
 // flag off the bag never calls the sync. fetch is stubbed at the network boundary.
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// Opening the bag sidebar with promotions on (spec §4): sync the bag with the promotions engine
+// Opening the bag sidebar with promotions on: sync the bag with the promotions engine
 // (the API evaluates the cart it stores, at its own prices) while `promotionsSyncing` disables the
 // bag icons and Checkout, then reload the cart (its lines carry live stock) and send view_cart.
 // Loaded with the bag sidebar only, so no page's first bundle carries it.

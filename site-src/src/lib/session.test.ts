@@ -1,5 +1,5 @@
 // The bottom bar's Basket (static markup wired by the session): disabled while a promotions sync
-// is loading (§2) — marked aria-disabled, and a click neither opens the bag nor follows the link.
+// is loading — marked aria-disabled, and a click neither opens the bag nor follows the link.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetBrowserState } from '../testing/setup-dom';
 import { resetSessionForTests, startSession } from './session';

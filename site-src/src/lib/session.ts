@@ -28,7 +28,7 @@ function followAccountLinks(prefix: string): void {
   });
 }
 
-/** The bottom bar's Basket is marked disabled while a promotions sync is loading (§2). */
+/** The bottom bar's Basket is marked disabled while a promotions sync is loading. */
 function followPromotionsSync(): void {
   store.subscribe((state, previous) => {
     if (state.promotionsSyncing === previous.promotionsSyncing) return;
@@ -58,7 +58,7 @@ function openFromStaticControl(event: MouseEvent): void {
   const opener = OPENERS.find(([selector]) => target?.closest(selector));
   if (opener === undefined || (opener[1] === 'login' && store.getState().customer.signedIn)) return;
   event.preventDefault();
-  // §2: the Basket is disabled (and does nothing) while a promotions sync is loading.
+  // The Basket is disabled (and does nothing) while a promotions sync is loading.
   if (opener[1] === 'bag' && store.getState().promotionsSyncing) return;
   store.getState().openPanel(opener[1]);
 }

@@ -14,7 +14,7 @@ export function showError(error: unknown): void {
   notify(error instanceof Error ? error.message : String(error), { tone: 'error' });
 }
 
-/** Product page add to bag: one unit, then the added-to-bag popup (§4), which gives focus back to `opener`. */
+/** Product page add to bag: one unit, then the added-to-bag popup, which gives focus back to `opener`. */
 export async function addFromProductPage(
   line: { product_id: number; variant_id: number; option_selections: OptionSelection[] },
   added: AddedToBag,

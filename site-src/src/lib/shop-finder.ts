@@ -1,5 +1,5 @@
-//! The shop finder's rules, free of React and the DOM: what a query means (a town, a UK postcode or
-//! part of one, an Eircode), where it is by the gazetteer the page ships, and how far each shop is.
+// The shop finder's rules, free of React and the DOM: what a query means (a town, a UK postcode or
+// part of one, an Eircode), where it is by the gazetteer the page ships, and how far each shop is.
 
 export type PlaceKind = 'town' | 'postcode_area' | 'postcode_district' | 'eircode_routing_key';
 export type DistanceUnit = 'miles' | 'km';

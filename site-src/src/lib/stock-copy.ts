@@ -1,5 +1,6 @@
-// The stock copy of the bag and the checkout (spec §2 bag sidebar, §4 stock copy states, §5), in
-// one place so the bag's lines and the checkout's summary say the same thing in the same words.
+// The stock copy of the bag and the checkout (low stock, quantity reduced, sold out, stock
+// exceeded), in one place so the bag's lines and the checkout's summary say the same thing in the
+// same words.
 
 export const STOCK_EXCEEDED = 'The selected quantity exceeds available stock';
 export const SOLD_OUT = 'Sold Out';

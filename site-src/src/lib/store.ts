@@ -1,5 +1,5 @@
-//! The one shared client store for every island: cart, customer, wishlist, notifications, which
-//! panel is open, live stock, product selection and the colourway shown after a colour change.
+// The one shared client store for every island: cart, customer, wishlist, notifications, which
+// panel is open, live stock, product selection and the colourway shown after a colour change.
 // Islands are separate React roots and cannot share context, so they all subscribe here and keep no
 // copy of their own. zustand's React binding serves `getInitialState()` as the server snapshot, so
 // during hydration every island sees the neutral initial state (the same state the static HTML was
@@ -20,7 +20,7 @@ export interface ProductSelection {
   /** The chosen labels (for the added-to-bag popup and notify-me). */
   sizeLabel: string | null;
   lengthLabel: string | null;
-  /** Whether the product offers sizes / lengths at all (then they must be chosen, §5). */
+  /** Whether the product offers sizes / lengths at all (then they must be chosen). */
   needSize: boolean;
   needLength: boolean;
   /** A variant of the shown colour, for the wishlist before a size is chosen. */
@@ -87,7 +87,7 @@ export interface Customer {
 }
 
 export interface WishlistEntry {
-  /** Guests: `{product_id}-{variant_id}` (§3); signed in: the API's item id. */
+  /** Guests: `{product_id}-{variant_id}`; signed in: the API's item id. */
   id: string;
   product_id: number;
   variant_id: number;
@@ -106,7 +106,7 @@ export interface Notification {
   persist: boolean;
 }
 
-/** What the added-to-bag popup shows (§3 "Added-to-bag data"). */
+/** What the added-to-bag popup shows. */
 export interface AddedToBag {
   name: string;
   imageUrl: string | null;
@@ -129,7 +129,7 @@ export interface StoreState {
    * the pages that never show a bag do not carry it.
    */
   cart: { data: Cart | null; count: number; loading: boolean; reduced?: Record<string, number> };
-  /** A promotions sync is running (§2, §5): the bag icons and the bag's Checkout are disabled. */
+  /** A promotions sync is running: the bag icons and the bag's Checkout are disabled. */
   promotionsSyncing: boolean;
   customer: { signedIn: boolean; profile: Customer | null };
   wishlist: { id: string | null; items: WishlistEntry[]; loaded: boolean };

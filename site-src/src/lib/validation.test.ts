@@ -1,4 +1,4 @@
-// Field rules of §5.
+// The form field rules: email, password and name length.
 import { describe, expect, it } from 'vitest';
 import { nameError, passwordError } from './account-rules';
 import { emailError, isEmail } from './validation';

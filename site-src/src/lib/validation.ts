@@ -1,7 +1,7 @@
-// The email rule of spec §5, shared by every form (sign-in, registration, reset, gift cards,
+// The email rule, shared by every form (sign-in, registration, reset, gift cards,
 // notify-me). Kept apart from the account forms' rules (lib/account-rules.ts): the product page
 // carries this one on its JavaScript budget.
-/** §5: text, at sign, domain, dot, at least 2 letters; case-insensitive. */
+/** Email: text, at sign, domain, dot, at least 2 letters; case-insensitive. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i;
 
 export function isEmail(value: string): boolean {

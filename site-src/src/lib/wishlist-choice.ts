@@ -1,4 +1,4 @@
-// A wishlist item saved with only its colour chosen (spec §4 add-to-bag rules, §5): before it can go
+// A wishlist item saved with only its colour chosen (the add-to-bag rules): before it can go
 // in the bag the shopper picks a size (and a length, when the product has them) among that colour's
 // variants, and the bag gets exactly that variant, never the colour's first one.
 import type { CartOption } from './store';

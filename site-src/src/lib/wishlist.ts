@@ -1,4 +1,4 @@
-// The wishlist (spec §4): a guest's lives in localStorage; a signed-in customer's is their first
+// The wishlist: a guest's lives in localStorage; a signed-in customer's is their first
 // wishlist on the API (created when missing). Both end up in the shared store's `wishlist`.
 import { api } from './api';
 import { notify } from './notifications';
@@ -92,7 +92,7 @@ export async function removeFromWishlist(itemId: string): Promise<void> {
   store.getState().setWishlist(list.id, fromApi(list));
 }
 
-/** Clear: a guest's is emptied; a customer's is deleted and a fresh empty one created (§4). */
+/** Clear: a guest's is emptied; a customer's is deleted and a fresh empty one created. */
 export async function clearWishlist(): Promise<void> {
   const { customer, wishlist } = store.getState();
   if (!customer.signedIn) {

@@ -1,4 +1,4 @@
-// The /create-account screen: every registration field of spec §3 with the §5 rules, the title
+// The /create-account screen: every registration field with the account rules, the title
 // select, an optional address, then "check your email" (the emailed link creates the account).
 // The API re-checks everything.
 import { useState, type ReactElement } from 'react';

@@ -1,4 +1,4 @@
-// The order-confirmation screen (§2 /order-confirmation/{cartId}/{orderId}; after a wallet express
+// The order-confirmation screen (/order-confirmation/{cartId}/{orderId}; after a wallet express
 // payment the checkout id and ?checkoutsource=applepayexpress): the order loaded from the API by
 // the two ids in the path — for its owner only, anyone else gets the not-found state — with the
 // delivery address and method, the purchase event (once per order), and for guests an account.

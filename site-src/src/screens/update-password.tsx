@@ -1,5 +1,5 @@
-// /updatePassword and /ChangePassword (spec §4): the token from the emailed link is checked first,
-// then the new password is set; an invalid link shows the §8 message and a way to ask again.
+// /updatePassword and /ChangePassword: the token from the emailed link is checked first,
+// then the new password is set; an invalid link shows the spec's message and a way to ask again.
 import { useEffect, useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../components/Field';
 import { api, ApiError } from '../lib/api';

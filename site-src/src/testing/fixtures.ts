@@ -1,4 +1,4 @@
-//! Island props shared by the unit tests and the template/component parity test.
+// Island props shared by the unit tests and the template/component parity test.
 import type { HeaderActionsProps } from '../islands/header-actions';
 import type { ProductOptionsProps } from '../islands/product-options';
 

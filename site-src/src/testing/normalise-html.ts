@@ -1,5 +1,5 @@
-//! Canonical form of an HTML fragment for parity checks: comments dropped, whitespace runs collapsed,
-//! attributes sorted, class tokens sorted, inline styles tidied; one node per line for readable diffs.
+// Canonical form of an HTML fragment for parity checks: comments dropped, whitespace runs collapsed,
+// attributes sorted, class tokens sorted, inline styles tidied; one node per line for readable diffs.
 // Adjacent text nodes stay separate on purpose: React's first render expects `a<!-- -->b` as two
 // text nodes, so a template that prints "ab" as one would fail hydration; this keeps that visible.
 

@@ -1,5 +1,5 @@
-//! Renders an island partial (templates/islands/{kebab-name}.html) with MiniJinja, as the generator
-//! does, for the template/component parity unit test. Node-only (reads the template files).
+// Renders an island partial (templates/islands/{kebab-name}.html) with MiniJinja, as the generator
+// does, for the template/component parity unit test. Node-only (reads the template files).
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

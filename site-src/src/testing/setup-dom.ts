@@ -1,4 +1,4 @@
-//! Helpers for component tests: reset shared state between tests.
+// Helpers for component tests: reset shared state between tests.
 import { store } from '../lib/store';
 
 export function resetBrowserState(): void {

@@ -1,5 +1,5 @@
-//! ShopFinder island props as generator/src/shop_finder.rs writes them: three shops (one marker moved
-//! off its spot), a handful of places, and the same with no shops.
+// ShopFinder island props as generator/src/shop_finder.rs writes them: three shops (one marker moved
+// off its spot), a handful of places, and the same with no shops.
 import type { ShopFinderProps } from '../islands/shop-finder';
 
 const week = (weekday: string, sunday: string) =>

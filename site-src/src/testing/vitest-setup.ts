@@ -1,6 +1,6 @@
-//! Runs around every component test: unmounts what each test rendered (React Testing Library's
-//! automatic cleanup needs vitest globals, which are off here), so no React work is left queued
-//! when a test file's DOM is torn down; and gives each test a visitor who accepted analytics.
+// Runs around every component test: unmounts what each test rendered (React Testing Library's
+// automatic cleanup needs vitest globals, which are off here), so no React work is left queued
+// when a test file's DOM is torn down; and gives each test a visitor who accepted analytics.
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 // Loaded by the cart events on first use, as in the browser (where the session loads it first):

@@ -1,6 +1,6 @@
-//! State rules of the content islands: accordion items, footer columns (one open at a time unless
-//! `multiple`), the carousel (loop, one per scroll, arrows under 5 cards), the animated text
-//! banner's speeds and pause, and the promo CTA click event.
+// State rules of the content islands: accordion items, footer columns (one open at a time unless
+// `multiple`), the carousel (loop, one per scroll, arrows under 5 cards), the animated text
+// banner's speeds and pause, and the promo CTA click event.
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import Accordion, { toggled } from '../../src/islands/accordion';

@@ -1,5 +1,5 @@
-//! Props of the content-block islands for the component and parity tests: the shapes
-//! generator/src/blocks.rs produces, with awkward text (quotes, ampersands, markup characters).
+// Props of the content-block islands for the component and parity tests: the shapes
+// generator/src/blocks.rs produces, with awkward text (quotes, ampersands, markup characters).
 import type { AccordionProps } from '../../src/islands/accordion';
 import type { AnimatedTextBannerProps } from '../../src/islands/animated-text-banner';
 import type { BenefitBarProps } from '../../src/islands/benefit-bar';

@@ -1,7 +1,7 @@
-//! State rules of the navigation islands: mobile menu variant one (three layers, Back, closing on
-//! links and route changes, reset 500 ms after close, preview route), variant two (at most 12
-//! categories, sections reset with the first expanded), the desktop mega menu (hover, click,
-//! keyboard) and their dataLayer pushes.
+// State rules of the navigation islands: mobile menu variant one (three layers, Back, closing on
+// links and route changes, reset 500 ms after close, preview route), variant two (at most 12
+// categories, sections reset with the first expanded), the desktop mega menu (hover, click,
+// keyboard) and their dataLayer pushes.
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import MegaMenu from '../../src/islands/mega-menu';

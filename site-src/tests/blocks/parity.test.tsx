@@ -1,6 +1,6 @@
-//! Each block island's partial (templates/islands/*.html, rendered with MiniJinja) equals its
-//! component's server render for fixture props, and the props pass the component's schema: the
-//! static markup hydrates without a mismatch.
+// Each block island's partial (templates/islands/*.html, rendered with MiniJinja) equals its
+// component's server render for fixture props, and the props pass the component's schema: the
+// static markup hydrates without a mismatch.
 import { createElement, type ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';

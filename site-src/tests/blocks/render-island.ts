@@ -1,5 +1,5 @@
-//! Renders an island partial with MiniJinja as the generator does, with every partial of
-//! templates/islands/ loaded so shared macros (`_block_icons.html`, `_mobile_menu.html`) resolve.
+// Renders an island partial with MiniJinja as the generator does, with every partial of
+// templates/islands/ loaded so shared macros (`_block_icons.html`, `_mobile_menu.html`) resolve.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

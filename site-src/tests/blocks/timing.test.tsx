@@ -1,4 +1,4 @@
-//! Timing rules of the benefit-bar ticker, the countdown and the sticker fit, with fake timers.
+// Timing rules of the benefit-bar ticker, the countdown and the sticker fit, with fake timers.
 import { act, fireEvent, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import BenefitBar from '../../src/islands/benefit-bar';

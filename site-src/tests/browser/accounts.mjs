@@ -1,5 +1,5 @@
-//! Account helpers the browser suites share: `storefront dev`'s mailbox (/dev/mail) and a
-//! registration confirmed through the link it emails, as a shopper does it.
+// Account helpers the browser suites share: `storefront dev`'s mailbox (/dev/mail) and a
+// registration confirmed through the link it emails, as a shopper does it.
 import { strict as assert } from 'node:assert';
 import { hydrated } from './chromium.mjs';
 

@@ -1,10 +1,10 @@
-//! Browser test of the content blocks in Debian's chromium: each block gallery page in PAGES, served
-//! at SITE_URL, hydrates every island with no hydration or console errors and no axe violations
-//! (at 1280 px and 375 px); the benefit-bar ticker advances and pauses on hover; the mobile menu
-//! walks three layers and back at 375 px; the mega menu opens on hover at 1280 px and closes on click.
-//! Run: SITE_URL=http://127.0.0.1:8099 PAGES=/block-gallery/,/us/block-gallery/,/eu/block-gallery/ npm run test:browser:blocks
-//! Video sources point at the content hub's video host, which is unreachable here: requests to it
-//! are answered with an empty 204 so they do not count as failed requests.
+// Browser test of the content blocks in Debian's chromium: each block gallery page in PAGES, served
+// at SITE_URL, hydrates every island with no hydration or console errors and no axe violations
+// (at 1280 px and 375 px); the benefit-bar ticker advances and pauses on hover; the mobile menu
+// walks three layers and back at 375 px; the mega menu opens on hover at 1280 px and closes on click.
+// Run: SITE_URL=http://127.0.0.1:8099 PAGES=/block-gallery/,/us/block-gallery/,/eu/block-gallery/ npm run test:browser:blocks
+// Video sources point at the content hub's video host, which is unreachable here: requests to it
+// are answered with an empty 204 so they do not count as failed requests.
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { axeViolations, chromiumMissing, hydrateAll, sharedBrowser, watchErrors } from './chromium.mjs';

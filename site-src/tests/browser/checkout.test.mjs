@@ -1,28 +1,28 @@
-//! The standard checkout in Debian's chromium, end to end against `storefront dev` (the API on a
-//! fresh SQLite database, the built-in sandbox payment provider): a product page, the bag, then
-//! /checkout-identity → /checkout/delivery → /checkout/billing → /checkout/payment → Place order →
-//! (3-D Secure at /sandbox-pay/challenge/… → /checkout/return) → /order-confirmation/{c}/{o}.
-//! Every step of every journey: no console error, page error or failed request (the one request a
-//! journey expects the API to refuse is named and removed, nothing else), and no axe violation.
-//!  1. a guest pays by card, sees the order on the confirmation and creates an account from it (the
-//!     email filled in), then finds the order in the order history; in the UK at 1280 and 375 px,
-//!     and in /us (a State select, 'ZIP code'; the UK a County) and /eu at 1280 px;
-//!  2. a signed-in shopper with a saved address: no identity step, the saved address chosen;
-//!  3. a declined card (402, the API's message), then an authorised one;
-//!  4. a 3-D Secure challenge passed on the sandbox's page, back through /checkout/return;
-//!  5. a line sold out (in the database) while the shopper is on the payment step: Place order
-//!     sends the shopper to /bag with the stock message; the stock is put back afterwards;
-//!  6. the guest journey by keyboard only (Tab, Shift+Tab, Enter, Space, arrows in radio groups,
-//!     typing), at 1280 px;
-//!  7. a guest pays with Apple Pay (1280 px) and with Google Pay (375 px): the wallets are outside
-//!     services, faked as their JS APIs (ApplePaySession, the Payment Request API); the merchant
-//!     session and the payment go through the API and the sandbox.
-//! Journeys 2–5 run at 1280 and 375 px and enter from the added-to-bag popup's Checkout (1 and 6
-//! from /bag); and the route guard: a visitor without a cart (none yet, or the bag emptied) who
-//! opens a step is sent home.
-//! One browser; each journey is a new visitor (context). The run makes 17 payment attempts (dev
-//! allows 1000 per client address an hour).
-//! Run: SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:browser:checkout
+// The standard checkout in Debian's chromium, end to end against `storefront dev` (the API on a
+// fresh SQLite database, the built-in sandbox payment provider): a product page, the bag, then
+// /checkout-identity → /checkout/delivery → /checkout/billing → /checkout/payment → Place order →
+// (3-D Secure at /sandbox-pay/challenge/… → /checkout/return) → /order-confirmation/{c}/{o}.
+// Every step of every journey: no console error, page error or failed request (the one request a
+// journey expects the API to refuse is named and removed, nothing else), and no axe violation.
+//  1. a guest pays by card, sees the order on the confirmation and creates an account from it (the
+//     email filled in), then finds the order in the order history; in the UK at 1280 and 375 px,
+//     and in /us (a State select, 'ZIP code'; the UK a County) and /eu at 1280 px;
+//  2. a signed-in shopper with a saved address: no identity step, the saved address chosen;
+//  3. a declined card (402, the API's message), then an authorised one;
+//  4. a 3-D Secure challenge passed on the sandbox's page, back through /checkout/return;
+//  5. a line sold out (in the database) while the shopper is on the payment step: Place order
+//     sends the shopper to /bag with the stock message; the stock is put back afterwards;
+//  6. the guest journey by keyboard only (Tab, Shift+Tab, Enter, Space, arrows in radio groups,
+//     typing), at 1280 px;
+//  7. a guest pays with Apple Pay (1280 px) and with Google Pay (375 px): the wallets are outside
+//     services, faked as their JS APIs (ApplePaySession, the Payment Request API); the merchant
+//     session and the payment go through the API and the sandbox.
+// Journeys 2–5 run at 1280 and 375 px and enter from the added-to-bag popup's Checkout (1 and 6
+// from /bag); and the route guard: a visitor without a cart (none yet, or the bag emptied) who
+// opens a step is sent home.
+// One browser; each journey is a new visitor (context). The run makes 17 payment attempts (dev
+// allows 1000 per client address an hour).
+// Run: SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:browser:checkout
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';

@@ -1,5 +1,5 @@
-//! Launches Debian's chromium for the browser tests (never a downloaded browser), with a fresh
-//! profile, and collects console errors, page errors and failed requests per page.
+// Launches Debian's chromium for the browser tests (never a downloaded browser), with a fresh
+// profile, and collects console errors, page errors and failed requests per page.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';

@@ -1,12 +1,12 @@
-//! The bag's Apple Pay-style express checkout in Debian's chromium, end to end: `storefront dev`
-//! runs with express checkout on and its card payment provider at a fake this test serves on
-//! loopback (merchant session, `applePayPayment`). The wallet itself (Apple's `ApplePaySession`,
-//! an outside service that cannot run here) is the only other fake, injected before the page
-//! loads: it plays the shopper in the sheet — a French address (refused with the spec's copy),
-//! then a GB one, a shipping method, and the authorised payment — against the real API, which
-//! creates the order; the page then shows the order-confirmation screen loaded from the API.
-//! Run: PAYMENT_FAKE_PORT=P and SITE_URL of a `storefront dev` started with
-//! EXPRESS_CHECKOUT_ENABLED=true PAYMENT_PROVIDER_BASE_URL=http://127.0.0.1:P (see scripts/test).
+// The bag's Apple Pay-style express checkout in Debian's chromium, end to end: `storefront dev`
+// runs with express checkout on and its card payment provider at a fake this test serves on
+// loopback (merchant session, `applePayPayment`). The wallet itself (Apple's `ApplePaySession`,
+// an outside service that cannot run here) is the only other fake, injected before the page
+// loads: it plays the shopper in the sheet — a French address (refused with the spec's copy),
+// then a GB one, a shipping method, and the authorised payment — against the real API, which
+// creates the order; the page then shows the order-confirmation screen loaded from the API.
+// Run: PAYMENT_FAKE_PORT=P and SITE_URL of a `storefront dev` started with
+// EXPRESS_CHECKOUT_ENABLED=true PAYMENT_PROVIDER_BASE_URL=http://127.0.0.1:P (see scripts/test).
 import { strict as assert } from 'node:assert';
 import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
@@ -178,7 +178,7 @@ describe('express checkout from the bag', { skip: problem ?? false }, () => {
       await page.locator('[data-order-number]').waitFor({ timeout: TIMEOUT });
       const wallet = await page.evaluate(() => window.__wallet);
 
-      // The sheet opened with §7's request: GB, the retailer's name, the bag's amount.
+      // The sheet opened with the expected request: GB, the retailer's name, the bag's amount.
       assert.equal(wallet.version, 3);
       assert.equal(wallet.request.countryCode, 'GB');
       assert.equal(wallet.request.currencyCode, 'GBP');

@@ -1,13 +1,13 @@
-//! Shopper journeys in Debian's chromium against the built sample store and the API on loopback
-//! (fresh SQLite database): bag, stock rules, wishlist merge, registration and sign-in, password
-//! reset through the email in `storefront dev`'s mailbox (/dev/mail), the locale switch, and a colour change in place on a
-//! product page (no navigation; back restores the colour), and the signed-in account screens and a
-//! not-found order confirmation in every market (errors and axe); the bag's and the wishlist's
-//! pictures, the bag over stock (asked for too many, reduced, sold out) and a wishlist item saved
-//! without a size (issue 17). Journeys 1 and 3 and the issue-17 ones also at 375 px.
-//! Run against `storefront dev` with its API's SQLite file (the stock journey changes a variant's
-//! stock there and puts it back):
-//! SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:journeys
+// Shopper journeys in Debian's chromium against the built sample store and the API on loopback
+// (fresh SQLite database): bag, stock rules, wishlist merge, registration and sign-in, password
+// reset through the email in `storefront dev`'s mailbox (/dev/mail), the locale switch, and a colour change in place on a
+// product page (no navigation; back restores the colour), and the signed-in account screens and a
+// not-found order confirmation in every market (errors and axe); the bag's and the wishlist's
+// pictures, the bag over stock (asked for too many, reduced, sold out) and a wishlist item saved
+// without a size (issue 17). Journeys 1 and 3 and the issue-17 ones also at 375 px.
+// Run against `storefront dev` with its API's SQLite file (the stock journey changes a variant's
+// stock there and puts it back):
+// SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:journeys
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
@@ -185,7 +185,7 @@ describe('shopper journeys', () => {
     await choose(page, '8');
     await choose(page, 'Petite');
     await page.getByText('Out of stock').waitFor();
-    // §4 marks from the live stock: 8 in Petite is sold out, and both values say so.
+    // Sold-out marks from the live stock: 8 in Petite is sold out, and both values say so.
     await page.locator('.option--sold-out input[value="8"][aria-describedby]').waitFor();
     await page.locator('.option--sold-out input[value="Petite"][aria-describedby]').waitFor();
     assert.equal(await add.isDisabled(), true);

@@ -1,15 +1,15 @@
-//! Keyboard-only use of the built sample store in Debian's chromium (issue 5: "every control is
-//! reachable and works; focus is trapped in open modals and sidebars, and returned when they close"):
-//!  - 1280 px, every market: the header's search, bag, wishlist and locale controls reached with Tab
-//!    and opened with Enter; the mega menu's toggle; the account link followed;
-//!  - 375 px, every market: the mobile menu (its toggle and the bottom bar's Menu link; variant one's
-//!    layers, variant two's tabs), and the bottom bar's Account (login modal), Wishlist and Basket;
-//!  - the product page: colour, size and length by keyboard, Add to bag, the added-to-bag popup, the
-//!    wishlist toggle, then the wishlist's Add to cart (focus kept while the bag loads);
-//!  - a listing: the mobile filter panel (375 px) and the desktop filter sidebar (1280 px).
-//! Every dialog: focus moves in when it opens, 30 Tabs and 30 Shift+Tabs cycle inside it (over
-//! visible controls only), Escape closes it and focus returns to the control that opened it.
-//! Run: SITE_URL=http://127.0.0.1:8099 npm run test:browser:keyboard
+// Keyboard-only use of the built sample store in Debian's chromium (issue 5: "every control is
+// reachable and works; focus is trapped in open modals and sidebars, and returned when they close"):
+//  - 1280 px, every market: the header's search, bag, wishlist and locale controls reached with Tab
+//    and opened with Enter; the mega menu's toggle; the account link followed;
+//  - 375 px, every market: the mobile menu (its toggle and the bottom bar's Menu link; variant one's
+//    layers, variant two's tabs), and the bottom bar's Account (login modal), Wishlist and Basket;
+//  - the product page: colour, size and length by keyboard, Add to bag, the added-to-bag popup, the
+//    wishlist toggle, then the wishlist's Add to cart (focus kept while the bag loads);
+//  - a listing: the mobile filter panel (375 px) and the desktop filter sidebar (1280 px).
+// Every dialog: focus moves in when it opens, 30 Tabs and 30 Shift+Tabs cycle inside it (over
+// visible controls only), Escape closes it and focus returns to the control that opened it.
+// Run: SITE_URL=http://127.0.0.1:8099 npm run test:browser:keyboard
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { axeViolations, chromiumMissing, openPage, sharedBrowser } from './chromium.mjs';

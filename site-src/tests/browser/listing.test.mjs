@@ -1,16 +1,16 @@
-//! Browser journeys of the listing island, in Debian's chromium against `storefront dev` serving a
-//! built store (SITE_URL) with the API and its search index:
-//!  - search results page: /search?query=… shows the API's results, the count and the empty-state copy;
-//!  - the header's search overlay: type → Popular Searches and Product Matches → Enter → results page;
-//!  - a category (LISTING_PATH, > 48 products): filter by size, sort by price, page 2, then back and
-//!    forward restore each state (URL, checkboxes, sort, page, products);
-//!  - a colour filter: every card shows the chosen colourway (picture, link, swatch first and current),
-//!    after filtering in place and on a page loaded with the filter in its URL;
-//!  - card pictures at the media host's widths (415 at these windows, the hover picture 992);
-//!  - Back from a product to a listing (search results, a filtered category) puts the page where it
-//!    was left, once the listing has hydrated and fetched its results, at 1280 and 375 px;
-//! each with 0 axe-core violations. Run:
-//!   SITE_URL=http://127.0.0.1:8099 LISTING_PATH=/browse/womens SEARCH_QUERY=dress npm run test:browser:listing
+// Browser journeys of the listing island, in Debian's chromium against `storefront dev` serving a
+// built store (SITE_URL) with the API and its search index:
+//  - search results page: /search?query=… shows the API's results, the count and the empty-state copy;
+//  - the header's search overlay: type → Popular Searches and Product Matches → Enter → results page;
+//  - a category (LISTING_PATH, > 48 products): filter by size, sort by price, page 2, then back and
+//    forward restore each state (URL, checkboxes, sort, page, products);
+//  - a colour filter: every card shows the chosen colourway (picture, link, swatch first and current),
+//    after filtering in place and on a page loaded with the filter in its URL;
+//  - card pictures at the media host's widths (415 at these windows, the hover picture 992);
+//  - Back from a product to a listing (search results, a filtered category) puts the page where it
+//    was left, once the listing has hydrated and fetched its results, at 1280 and 375 px;
+// each with 0 axe-core violations. Run:
+//   SITE_URL=http://127.0.0.1:8099 LISTING_PATH=/browse/womens SEARCH_QUERY=dress npm run test:browser:listing
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { axeViolations, chromiumMissing, sharedBrowser, watchErrors } from './chromium.mjs';

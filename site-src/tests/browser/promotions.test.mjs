@@ -1,10 +1,10 @@
-//! The bag's promotions sync in Debian's chromium: `storefront dev` runs with the promotions flag on
-//! and its engine at a fake this test serves on loopback (the engine's HTTP shape: 404 for an
-//! unknown session, effects from the cart items sent). Opening the bag holds the engine's answer:
-//! meanwhile the header bag icon is aria-disabled, Checkout is disabled and nothing moves; once it
-//! answers, SUBTOTAL shows the discounted total, SHIPPING FREE shows, and both come back.
-//! Run: PROMOTIONS_FAKE_PORT=P and SITE_URL of a `storefront dev` started with
-//! PROMOTIONS_ENABLED=true PROMOTIONS_BASE_URL=http://127.0.0.1:P (see scripts/test).
+// The bag's promotions sync in Debian's chromium: `storefront dev` runs with the promotions flag on
+// and its engine at a fake this test serves on loopback (the engine's HTTP shape: 404 for an
+// unknown session, effects from the cart items sent). Opening the bag holds the engine's answer:
+// meanwhile the header bag icon is aria-disabled, Checkout is disabled and nothing moves; once it
+// answers, SUBTOTAL shows the discounted total, SHIPPING FREE shows, and both come back.
+// Run: PROMOTIONS_FAKE_PORT=P and SITE_URL of a `storefront dev` started with
+// PROMOTIONS_ENABLED=true PROMOTIONS_BASE_URL=http://127.0.0.1:P (see scripts/test).
 import { strict as assert } from 'node:assert';
 import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';

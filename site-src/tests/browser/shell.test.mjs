@@ -1,11 +1,11 @@
-//! The shell's first-visit pieces in Debian's chromium: the locale overlay (opens only when the
-//! visitor's locale is not the site; an unknown country keeps the shopper on the site they are on);
-//! layout stability on a first visit — CLS measured with PerformanceObserver('layout-shift') on
-//! home, a listing and a product page, ≤ 0.01, at 1280 and 375 px; cookie consent (the banner,
-//! analytics events queued until accepted, the choice stored and changed on /cookies); and the
-//! newsletter modal (a content link or the delay opens it; the email goes to the marketing-consent
-//! endpoint; never on checkout, never by itself again once dismissed or subscribed).
-//! Run against `storefront dev`: SITE_URL=http://127.0.0.1:8099 npm run test:browser:shell
+// The shell's first-visit pieces in Debian's chromium: the locale overlay (opens only when the
+// visitor's locale is not the site; an unknown country keeps the shopper on the site they are on);
+// layout stability on a first visit — CLS measured with PerformanceObserver('layout-shift') on
+// home, a listing and a product page, ≤ 0.01, at 1280 and 375 px; cookie consent (the banner,
+// analytics events queued until accepted, the choice stored and changed on /cookies); and the
+// newsletter modal (a content link or the delay opens it; the email goes to the marketing-consent
+// endpoint; never on checkout, never by itself again once dismissed or subscribed).
+// Run against `storefront dev`: SITE_URL=http://127.0.0.1:8099 npm run test:browser:shell
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { axeViolationsInPage, chromiumMissing, hydrated, launchBrowser, TAG_MANAGER, watchErrors } from './chromium.mjs';

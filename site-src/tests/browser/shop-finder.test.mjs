@@ -1,9 +1,9 @@
-//! The shop finder (/shop-finder, /us/shop-finder, /eu/shop-finder) in Debian's chromium at 1280 and 375 px, with axe on
-//! every state: every shop listed and on the drawn map; a search by town ("Leeds") and by postcode ("LS1 4AP",
-//! "SW1A 1AA") ordering the shops nearest first with their distances (miles; km on /eu), the query in the URL and Back
-//! restoring the previous search; an unknown place and an empty query refused with a message; a marker leading to its
-//! shop; the visitor's location. Run against `storefront dev` on the sample store:
-//! SITE_URL=http://127.0.0.1:8471 npm run test:browser:shop-finder
+// The shop finder (/shop-finder, /us/shop-finder, /eu/shop-finder) in Debian's chromium at 1280 and 375 px, with axe on
+// every state: every shop listed and on the drawn map; a search by town ("Leeds") and by postcode ("LS1 4AP",
+// "SW1A 1AA") ordering the shops nearest first with their distances (miles; km on /eu), the query in the URL and Back
+// restoring the previous search; an unknown place and an empty query refused with a message; a marker leading to its
+// shop; the visitor's location. Run against `storefront dev` on the sample store:
+// SITE_URL=http://127.0.0.1:8471 npm run test:browser:shop-finder
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { axeViolationsInPage, chromiumMissing, hydrated, launchBrowser, watchErrors } from './chromium.mjs';

@@ -1,6 +1,6 @@
-//! Browser smoke test: each page in PAGES, served at SITE_URL, loads in Debian's chromium with no
-//! console or page errors, every island hydrates, and axe finds no accessibility violations.
-//! Run: SITE_URL=http://127.0.0.1:8099 PAGES=/,/p/some-product/ npm run test:browser
+// Browser smoke test: each page in PAGES, served at SITE_URL, loads in Debian's chromium with no
+// console or page errors, every island hydrates, and axe finds no accessibility violations.
+// Run: SITE_URL=http://127.0.0.1:8099 PAGES=/,/p/some-product/ npm run test:browser
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { axeViolations, chromiumMissing, hydrateAll, sharedBrowser } from './chromium.mjs';

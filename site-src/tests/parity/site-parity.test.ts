@@ -1,6 +1,6 @@
-//! Built-site parity: for a sample of pages in SITE_DIR, every island's static markup must equal its
-//! component's server render for the page's own props (what hydrateRoot needs). Never skips: without
-//! SITE_DIR it fails and says why.
+// Built-site parity: for a sample of pages in SITE_DIR, every island's static markup must equal its
+// component's server render for the page's own props (what hydrateRoot needs). Never skips: without
+// SITE_DIR it fails and says why.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { createElement } from 'react';

@@ -1,7 +1,7 @@
-//! The listing island's partial (templates/islands/listing.html, which prints cards with
-//! templates/macros/card.html) equals the React first render for the same props: category pages
-//! with and without facets, several pages, sale and hidden-price cards, many colours, and the
-//! search page's empty static state. Also the URL-state rules the island relies on.
+// The listing island's partial (templates/islands/listing.html, which prints cards with
+// templates/macros/card.html) equals the React first render for the same props: category pages
+// with and without facets, several pages, sale and hidden-price cards, many colours, and the
+// search page's empty static state. Also the URL-state rules the island relies on.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

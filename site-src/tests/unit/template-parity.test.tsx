@@ -1,5 +1,5 @@
-//! Each island partial (templates/islands/*.html, rendered with MiniJinja) equals its component's
-//! server render for the fixture props: the static markup the generator writes will hydrate cleanly.
+// Each island partial (templates/islands/*.html, rendered with MiniJinja) equals its component's
+// server render for the fixture props: the static markup the generator writes will hydrate cleanly.
 import { createElement, type ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';

@@ -29,7 +29,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use view::{CheckoutView, answer, countries};
 
-/// Spec copy: §4 stock states, §5 email rule.
+/// Spec copy: the low-stock state and the invalid-email message.
 pub const LOW_STOCK: &str = "There are less than 5 of these left";
 pub const INVALID_EMAIL: &str = "Please enter a valid email address";
 
@@ -161,7 +161,7 @@ async fn get_checkout(
     answer(&state, &shopper, &id, StatusCode::OK, &HashMap::new()).await
 }
 
-/// A guest's email (§5 rule). A signed-in shopper's is the account's.
+/// A guest's email, checked by the shared email rule. A signed-in shopper's is the account's.
 #[utoipa::path(put, path = "/checkout/{checkout_id}/email", tag = "checkout",
     params(("checkout_id" = String, Path), ("market" = Option<crate::contract::MarketCode>, Query)),
     request_body = SetEmail,

@@ -95,7 +95,7 @@ pub struct CheckoutView {
     pub pending_order_id: Option<String>,
 }
 
-/// Where this market's checkout delivers: the UK store to the UK, Jersey and Guernsey (§5), the
+/// Where this market's checkout delivers: the UK store to the UK, Jersey and Guernsey, the
 /// US store in the US, the EU store to the European countries of the address book.
 pub fn countries(market: &Market) -> Vec<CountryView> {
     let codes: &[&str] = match market.code {

@@ -1,5 +1,6 @@
 // The order confirmation's offer to a guest: create an account for the checkout's email (title and
-// password, §5), or — when one exists — the spec's message and a link to reset the password.
+// a password that follows the account rules), or — when one exists — the spec's message and a link
+// to reset the password.
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError, SelectField } from '../../components/Field';
 import { TITLES } from '../../lib/account';

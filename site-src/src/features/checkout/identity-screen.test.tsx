@@ -1,7 +1,7 @@
-// The identity step: a guest's email follows §5 before it is sent; a signed-in shopper (the API
-// says so) goes straight to delivery; no cart or an empty bag goes back to the bag (without asking
-// the API when this browser knows of no bag with lines); a sign-in in place starts the checkout
-// again (the bag may have merged into another cart) and goes on.
+// The identity step: a guest's email is checked by the email rule before it is sent; a signed-in
+// shopper (the API says so) goes straight to delivery; no cart or an empty bag goes back to the bag
+// (without asking the API when this browser knows of no bag with lines); a sign-in in place starts
+// the checkout again (the bag may have merged into another cart) and goes on.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cartHintKey } from '../../lib/cart';

@@ -1,5 +1,6 @@
-// Checkout identity (/checkout-identity): sign in in place (the login form and its §8 messages),
-// or continue as a guest with an email (§5 rule). A signed-in shopper never sees it (CheckoutStep).
+// Checkout identity (/checkout-identity): sign in in place (the login form and its error messages),
+// or continue as a guest with an email (checked by the email rule). A signed-in shopper never sees
+// it (CheckoutStep).
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../../components/Field';
 import { LoginForm } from '../../components/LoginForm';

@@ -1,4 +1,4 @@
-// Stock found when the step re-read the bag (§4 stock copy): sold-out lines must leave the bag
+// Stock found when the step re-read the bag (the bag's stock copy): sold-out lines must leave the bag
 // before checkout, reduced lines say from what to what; per line, the summary marks each state.
 import type { ReactElement } from 'react';
 import { lineStockText, REMOVE_SOLD_OUT, SOLD_OUT } from '../../lib/stock-copy';
@@ -33,7 +33,7 @@ export function StockNotices({ lines, prefix }: { lines: readonly CheckoutLine[]
   );
 }
 
-/** The line's own stock mark in the summary (§2 bag copy), worded as the bag's lines are. */
+/** The line's own stock mark in the summary, worded as the bag's lines are. */
 export function LineStock({ line }: { line: CheckoutLine }): ReactElement | null {
   const text = lineStockText(line.stock_state, line.quantity, line.previous_quantity ?? null);
   return text === null ? null : <p className="bag-line__stock">{text}</p>;

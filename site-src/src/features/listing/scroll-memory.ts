@@ -1,4 +1,4 @@
-// Back to a listing restores where the shopper was (spec §2 "going back restores the saved
+// Back to a listing restores where the shopper was (the spec: "going back restores the saved
 // position"). The browser's own restoration runs at load, before the island has fetched the URL's
 // results (search results, filters, later pages), when the page is still too short: so the position
 // is kept per URL when the page is left, and put back once the results are on the page.

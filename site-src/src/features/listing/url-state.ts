@@ -1,4 +1,4 @@
-// Listing state in the URL (spec §2): page, sort (field-direction, e.g. price-asc; a separate
+// Listing state in the URL: page, sort (field-direction, e.g. price-asc; a separate
 // `direction` is accepted too), query, and filters[name] (repeatable; a range is low-high).
 // A filter change drops the page. Only non-default values are written, so the static first page's
 // own URL has no query string.

@@ -1,6 +1,6 @@
-//! Analytics pushes of the content blocks to `window.dataLayer` (content-blocks.md §7):
-//! navigation_click and menu_item with the breadcrumb of titles, and the promo CTA click; all of them
-//! wait for consent to analytics.
+// Analytics pushes of the content blocks to `window.dataLayer`:
+// navigation_click and menu_item with the breadcrumb of titles, and the promo CTA click; all of them
+// wait for consent to analytics.
 import { CONSENTED, type DataLayerEvent } from '../../lib/consent-rules';
 
 /**

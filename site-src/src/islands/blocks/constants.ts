@@ -1,4 +1,4 @@
-//! Constants of content-blocks.md §9 the islands use (the same numbers as domain/src/blocks/constants.rs).
+// The content blocks' constants the islands use (the same numbers as domain/src/blocks/constants.rs).
 export const MOBILE_BREAKPOINT_PX = 768;
 export const COUNTDOWN_TICK_MS = 1000;
 export const STICKER_MARGIN_WIDTH_PX = 56;

@@ -1,5 +1,5 @@
-//! Inline SVG icons of the block islands. Their markup is repeated verbatim in
-//! templates/islands/_block_icons.html: change both together (the parity tests compare them).
+// Inline SVG icons of the block islands. Their markup is repeated verbatim in
+// templates/islands/_block_icons.html: change both together (the parity tests compare them).
 import type { ReactElement } from 'react';
 import { Icon } from '../../lib/icons';
 

@@ -1,6 +1,6 @@
-//! What both mobile menu variants share: the <details> disclosure with its toggle, opening on the
-//! bottom bar's #mobile-menu link, closing on any link click and on route change (history or hash
-//! navigation), forced closed on the preview route, plus the Shop Finder and Help links.
+// What both mobile menu variants share: the <details> disclosure with its toggle, opening on the
+// bottom bar's #mobile-menu link, closing on any link click and on route change (history or hash
+// navigation), forced closed on the preview route, plus the Shop Finder and Help links.
 import { useEffect, useState, type ReactElement, type ReactNode, type SyntheticEvent } from 'react';
 import { BlockIcon } from './icons';
 import { PREVIEW_ROUTE_PREFIX } from './constants';

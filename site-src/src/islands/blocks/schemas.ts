@@ -1,5 +1,5 @@
-//! zod/mini schemas shared by several block islands (content-blocks.md §3 shapes, as
-//! generator/src/blocks.rs prepares them).
+// zod/mini schemas shared by several block islands (the blocks' shapes, as
+// generator/src/blocks.rs prepares them).
 import * as z from 'zod/mini';
 
 export const nullableString = z.nullish(z.string());

@@ -1,4 +1,4 @@
-// PUT /checkout/{id}/email: a guest's email (§5 rule; 400 names field `email`).
+// PUT /checkout/{id}/email: a guest's email (the shared email rule; 400 names field `email`).
 import { api } from '../../../lib/api';
 import { checkoutPath, type Checkout } from './checkout-view';
 
