@@ -124,4 +124,7 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn(security::api_response_headers))
         .layer(axum::middleware::from_fn(security::request_id))
+        // JSON answers gzipped for a client that accepts it (a product's stock is ~9 kB of
+        // JSON, 0.8 kB gzipped); tiny answers and those without Accept-Encoding go as they are.
+        .layer(tower_http::compression::CompressionLayer::new())
 }

@@ -351,7 +351,42 @@ async fn an_unchanged_export_is_not_imported_again(backend: Backend) {
     api.finish().await;
 }
 
+/// JSON answers are gzipped for a client that accepts gzip (what browsers send), and the same
+/// bytes as the plain answer once unpacked; a client that does not ask gets them plain.
+async fn json_answers_are_gzipped_for_a_client_that_accepts_it(backend: Backend) {
+    use std::io::Read;
+    let api = TestApi::start(backend).await;
+    let mut b = api.browser();
+    let path = "/api/stock/products/101?market=uk";
+    let plain = b.get(path).await;
+    assert_eq!(plain.status, 200);
+    assert_eq!(plain.header("content-encoding"), None);
+    let packed = b
+        .send(
+            "GET",
+            path,
+            None,
+            &[("Accept-Encoding", "gzip, deflate, br")],
+        )
+        .await;
+    assert_eq!(packed.status, 200);
+    assert_eq!(packed.header("content-encoding"), Some("gzip"));
+    assert!(
+        packed.body.len() * 3 < plain.body.len(),
+        "{} vs {}",
+        packed.body.len(),
+        plain.body.len()
+    );
+    let mut unpacked = Vec::new();
+    flate2::read::GzDecoder::new(packed.body.as_slice())
+        .read_to_end(&mut unpacked)
+        .unwrap();
+    assert_eq!(unpacked, plain.body);
+    api.finish().await;
+}
+
 on_both!(
+    json_answers_are_gzipped_for_a_client_that_accepts_it,
     an_unchanged_export_is_not_imported_again,
     the_janitor_removes_expired_rows_only,
     the_openapi_document_covers_every_endpoint,
