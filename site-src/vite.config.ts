@@ -18,10 +18,10 @@ export default defineConfig({
     manifest: true,
     target: 'es2022',
     sourcemap: false,
-    // The generator already writes <link rel="modulepreload"> for each island's chunk and its static
-    // imports (generator/src/bundles.rs), so Vite's runtime preload lists (one per dynamic import,
-    // ~1 kB gzip in the entry alone) were paid twice. Lazy chunks' own imports are nearly all on the
-    // page already.
+    // No preloads: Vite's runtime preload lists cost ~1 kB gzip in the entry, and on a phone's
+    // connection preloaded chunks took bandwidth from the first paint's stylesheet and the largest
+    // picture (docs/decisions.md "Nothing preloaded"). An island's chunk and its imports are
+    // fetched when it hydrates.
     modulePreload: false,
     rollupOptions: {
       input: 'src/main.ts',

@@ -1,5 +1,6 @@
 //! The island bundles built by Vite: reads `site-src/dist/.vite/manifest.json` to find the hashed
-//! entry script, its CSS, and the chunks each island needs, which pages preload.
+//! entry script, its CSS, and the stylesheets of each island's chunks, which the pages carrying the
+//! island link.
 
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
@@ -22,8 +23,6 @@ pub struct Bundles {
     pub dist_dir: PathBuf,
     pub entry: String,
     pub css: Vec<String>,
-    /// Island name (PascalCase) → URLs to modulepreload (its chunk and its static imports).
-    pub island_preloads: HashMap<String, Vec<String>>,
     /// Island name → the stylesheets its chunks import (a page's own styles, such as the shop
     /// finder's), linked in the head of the pages that carry the island: styled before and without
     /// JavaScript, and kept out of the stylesheet every page loads.
@@ -31,18 +30,6 @@ pub struct Bundles {
     /// Raw manifest bytes: part of every page's fingerprint.
     pub manifest_bytes: Vec<u8>,
 }
-
-/// The islands the registry hydrates as soon as the page loads (site-src/src/islands/registry.ts
-/// `EAGER`, held equal to this list by a test): the only ones whose chunks a page preloads. On the
-/// sample store under Lighthouse's phone emulation this moved the first contentful paint from
-/// about 2.1 s to 1.8 s (docs/decisions.md).
-pub const HYDRATED_AT_LOAD: [&str; 5] = [
-    "HeaderActions",
-    "ShopperShell",
-    "ProductActions",
-    "ShopperScreen",
-    "PreviewBar",
-];
 
 #[derive(Debug, thiserror::Error)]
 pub enum BundleError {
@@ -113,18 +100,17 @@ impl Bundles {
             .get(ENTRY)
             .ok_or(BundleError::NoEntry { path: shown })?;
         let url = |file: &str| format!("/{file}");
-        let mut island_preloads = HashMap::new();
         let mut island_styles = HashMap::new();
         for (key, chunk) in &manifest {
             if let Some(name) = island_name(key) {
-                let mut urls = vec![url(&chunk.file)];
+                let mut visited = vec![url(&chunk.file)];
                 let mut styles: Vec<String> = chunk.css.iter().map(|c| url(c)).collect();
                 let mut stack: Vec<&String> = chunk.imports.iter().collect();
                 while let Some(import) = stack.pop() {
                     if let Some(dep) = manifest.get(import) {
                         let u = url(&dep.file);
-                        if !urls.contains(&u) && dep.file != entry.file {
-                            urls.push(u);
+                        if !visited.contains(&u) && dep.file != entry.file {
+                            visited.push(u);
                             styles.extend(
                                 dep.css
                                     .iter()
@@ -139,23 +125,22 @@ impl Bundles {
                 if !styles.is_empty() {
                     island_styles.insert(name.clone(), styles);
                 }
-                island_preloads.insert(name, urls);
             }
         }
         Ok(Bundles {
             dist_dir: dist_dir.to_path_buf(),
             entry: url(&entry.file),
             css: entry.css.iter().map(|c| url(c)).collect(),
-            island_preloads,
             island_styles,
             manifest_bytes: bytes,
         })
     }
 
-    /// `<link rel="modulepreload">` tags for the islands a rendered page contains, and a
-    /// `<link rel="stylesheet">` for each stylesheet of theirs (which Vite's loader then finds in
-    /// place and does not load again).
-    pub fn preload_tags(&self, html: &str) -> String {
+    /// A `<link rel="stylesheet">` for each stylesheet of the islands a rendered page contains
+    /// (which Vite's loader then finds in place and does not load again). Island chunks are not
+    /// preloaded: on a phone's connection their downloads took bandwidth from the first paint's
+    /// stylesheet and the largest picture (docs/decisions.md "Nothing preloaded").
+    pub fn island_style_tags(&self, html: &str) -> String {
         let mut seen: Vec<&str> = Vec::new();
         let mut tags = String::new();
         let marker = "data-island=\"";
@@ -173,17 +158,6 @@ impl Bundles {
                     tags.push_str(&format!("<link rel=\"stylesheet\" href=\"{u}\">"));
                 }
             }
-            // Only islands hydrated at load: the rest wait until they scroll into view, and their
-            // preloads took bandwidth from the first paint's stylesheet.
-            let preloaded = HYDRATED_AT_LOAD.contains(&name);
-            if let Some(urls) = self.island_preloads.get(name).filter(|_| preloaded) {
-                for u in urls {
-                    if !seen.contains(&u.as_str()) {
-                        seen.push(u);
-                        tags.push_str(&format!("<link rel=\"modulepreload\" href=\"{u}\">"));
-                    }
-                }
-            }
         }
         tags
     }
@@ -192,24 +166,6 @@ impl Bundles {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_preloaded_islands_are_the_ones_the_registry_hydrates_at_load() {
-        let registry = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../site-src/src/islands/registry.ts"),
-        )
-        .unwrap();
-        let line = registry
-            .lines()
-            .find(|l| l.starts_with("const EAGER = new Set(["))
-            .expect("registry.ts declares EAGER");
-        let mut eager: Vec<&str> = line.split('\'').skip(1).step_by(2).collect();
-        let mut ours = HYDRATED_AT_LOAD.to_vec();
-        eager.sort_unstable();
-        ours.sort_unstable();
-        assert_eq!(eager, ours);
-    }
 
     #[test]
     fn island_names_map_to_files_and_back() {
@@ -238,17 +194,17 @@ mod tests {
         )
         .unwrap();
         let bundles = Bundles::load(dir.path()).unwrap();
-        let tags = bundles.preload_tags(
+        let tags = bundles.island_style_tags(
             r#"<div data-island="ShopFinder"></div><div data-island="ShopFinder"></div><div data-island="HeaderActions"></div><div data-island="Listing"></div>"#,
         );
-        // Every island's own stylesheet; chunks preloaded only for an island hydrated at load.
+        // Every island's own stylesheet, once; no chunk is preloaded.
         assert_eq!(
             tags,
-            r#"<link rel="stylesheet" href="/assets/shop-finder.css"><link rel="modulepreload" href="/assets/header-actions.js"><link rel="modulepreload" href="/assets/shared.js">"#
+            r#"<link rel="stylesheet" href="/assets/shop-finder.css">"#
         );
         assert!(
             !bundles
-                .preload_tags(r#"<div data-island="Listing"></div>"#)
+                .island_style_tags(r#"<div data-island="Listing"></div>"#)
                 .contains("stylesheet")
         );
     }

@@ -1,5 +1,5 @@
 //! The template environment: loads `site-src/templates/`, registers `island()`, `sized()` and `srcset()`,
-//! renders pages and injects each page's island preloads.
+//! renders pages and injects each page's island stylesheets.
 
 use crate::bundles::{Bundles, kebab};
 use minijinja::value::Kwargs;
@@ -121,7 +121,7 @@ impl Templates {
             .render(context! { c => minijinja::value::Serde(card) })
     }
 
-    /// Renders one page and puts its island preloads in place of `<!--island-preloads-->`.
+    /// Renders one page and puts its islands' stylesheets in place of `<!--island-styles-->`.
     pub fn render_page(
         &self,
         template: &str,
@@ -130,13 +130,13 @@ impl Templates {
     ) -> Result<String, Error> {
         ISLAND_SCOPE.with(|s| *s.borrow_mut() = (String::from("i"), 0));
         let html = self.env.get_template(template)?.render(ctx)?;
-        let preloads = bundles.preload_tags(&html);
-        Ok(match html.find(PRELOADS_MARKER) {
+        let styles = bundles.island_style_tags(&html);
+        Ok(match html.find(ISLAND_STYLES_MARKER) {
             Some(at) => {
-                let mut page = String::with_capacity(html.len() + preloads.len());
+                let mut page = String::with_capacity(html.len() + styles.len());
                 page.push_str(&html[..at]);
-                page.push_str(&preloads);
-                page.push_str(&html[at + PRELOADS_MARKER.len()..]);
+                page.push_str(&styles);
+                page.push_str(&html[at + ISLAND_STYLES_MARKER.len()..]);
                 page
             }
             None => html,
@@ -144,8 +144,8 @@ impl Templates {
     }
 }
 
-/// Where `render_page` puts a page's module preloads (in the layouts' `<head>`).
-const PRELOADS_MARKER: &str = "<!--island-preloads-->";
+/// Where `render_page` puts a page's island stylesheets (in the layouts' `<head>`).
+const ISLAND_STYLES_MARKER: &str = "<!--island-styles-->";
 
 /// The functions, filters and escaping every page template relies on.
 fn configure(env: &mut Environment<'static>) {

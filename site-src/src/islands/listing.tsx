@@ -323,7 +323,7 @@ export default function Listing(props: ListingProps): ReactElement {
             <ul className={view === 'list' ? 'product-grid product-grid--list' : 'product-grid'}>
               {shown.products.map((card, i) => (
                 <li className="product-grid__item" key={card.id}>
-                  <ProductCard card={card} eager={i < 4} colours={state.colours} />
+                  <ProductCard card={card} eager={i < 4} priority={i === 0} colours={state.colours} />
                 </li>
               ))}
             </ul>

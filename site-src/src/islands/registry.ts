@@ -13,7 +13,7 @@ import { islandLoader, type IslandLoader } from './modules';
 
 export type HydrateWhen = 'load' | 'idle' | 'visible';
 
-/** Above the fold on every page (the preview bar has no size until hydrated): hydrate at once. Every other island waits until it is visible. The generator preloads only these islands' chunks (generator/src/bundles.rs HYDRATED_AT_LOAD, kept equal by a test). */
+/** Above the fold on every page (the preview bar has no size until hydrated): hydrate at once. Every other island waits until it is visible. */
 const EAGER = new Set(['HeaderActions', 'ShopperShell', 'ProductActions', 'ShopperScreen', 'PreviewBar']);
 
 const STARTED = 'data-island-started';

@@ -7,7 +7,7 @@ export const LINE_IMAGE_WIDTHS = [200, 415] as const;
 /** A product card's picture: a half (phone), a third (tablet) or a quarter (desktop) of the page wide. */
 export const CARD_IMAGE_WIDTHS = [415, 768] as const;
 /** The card's second picture, shown on hover (desktop only). */
-export const CARD_HOVER_WIDTHS = [992] as const;
+export const CARD_HOVER_WIDTH = 992;
 export const CARD_IMAGE_SIZES = '(min-width: 992px) 25vw, (min-width: 768px) 33vw, 50vw';
 /** A card swatch without a colour shows its colourway's picture at this width. */
 export const SWATCH_IMAGE_WIDTH = 68;

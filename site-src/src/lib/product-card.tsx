@@ -4,7 +4,7 @@
 // image on hover and the visible-swatch limits per breakpoint are CSS (catalog.css).
 import { useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
-import { CARD_HOVER_WIDTHS, CARD_IMAGE_SIZES, CARD_IMAGE_WIDTHS, SWATCH_IMAGE_WIDTH, sized, srcset } from './media';
+import { CARD_HOVER_WIDTH, CARD_IMAGE_SIZES, CARD_IMAGE_WIDTHS, SWATCH_IMAGE_WIDTH, sized, srcset } from './media';
 
 const image = z.object({ src: z.string(), alt: z.string() });
 
@@ -96,7 +96,8 @@ export function Badge(props: { badge: NonNullable<Card['badge']>; className: str
   );
 }
 
-export function ProductCard(props: { card: Card; eager?: boolean; colours?: readonly string[] }): ReactElement {
+/** `eager`: load the picture at once (the first row); `priority`: fetch it first (the page's largest picture). */
+export function ProductCard(props: { card: Card; eager?: boolean; priority?: boolean; colours?: readonly string[] }): ReactElement {
   const { card, selected } = cardForColours(props.card, props.colours ?? []);
   const eager = props.eager ?? false;
   // The image a hovered swatch shows instead of the card's own (null: the card's own).
@@ -117,15 +118,14 @@ export function ProductCard(props: { card: Card; eager?: boolean; colours?: read
               width="600"
               height="800"
               loading={eager ? undefined : 'lazy'}
+              fetchPriority={props.priority ? 'high' : undefined}
               decoding="async"
             />
           ) : null}
           {card.secondary_image?.src ? (
             <img
               className="card__image card__image--secondary"
-              src={card.secondary_image.src}
-              srcSet={srcset(card.secondary_image.src, CARD_HOVER_WIDTHS)}
-              sizes={CARD_IMAGE_SIZES}
+              src={sized(card.secondary_image.src, CARD_HOVER_WIDTH)}
               alt={card.secondary_image.alt || card.name}
               width="600"
               height="800"
@@ -156,7 +156,6 @@ export function ProductCard(props: { card: Card; eager?: boolean; colours?: read
                   href={s.url || card.url}
                   title={s.label}
                   aria-current={s === selected ? 'true' : undefined}
-                  data-swatch-image={s.image}
                   onMouseEnter={() => setSwatchImage(s.image)}
                   onMouseLeave={() => setSwatchImage(null)}
                   onFocus={() => setSwatchImage(s.image)}

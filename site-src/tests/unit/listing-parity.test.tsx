@@ -108,11 +108,11 @@ describe('listing island partial equals the component', () => {
 
   it('product card: the macro and the component agree, card by card', () => {
     const env = environment();
-    env.addTemplate('one-card.html', '{% from "macros/card.html" import card %}{{ card(c, 3, eager) }}');
+    env.addTemplate('one-card.html', '{% from "macros/card.html" import card %}{{ card(c, 3, eager, priority) }}');
     for (const c of category.products) {
-      for (const eager of [true, false]) {
-        const fromTemplate = env.renderTemplate('one-card.html', { c, eager });
-        const fromReact = renderToString(createElement(ProductCard, { card: c, eager }));
+      for (const [eager, priority] of [[true, true], [true, false], [false, false]]) {
+        const fromTemplate = env.renderTemplate('one-card.html', { c, eager, priority });
+        const fromReact = renderToString(createElement(ProductCard, { card: c, eager, priority }));
         expect(normaliseHtml(fromTemplate, document)).toBe(normaliseHtml(fromReact, document));
       }
     }
