@@ -31,6 +31,8 @@ enum Command {
     Fixtures(cmd::fixtures::Args),
     /// Measure build performance on synthetic catalogs.
     Bench(cmd::bench::Args),
+    /// Deploy the built site to Netlify (only the files it lacks are uploaded).
+    Deploy(cmd::deploy::Args),
     /// Serve the site like production (netlify.toml's rules and headers), the API and the
     /// webhook-driven rebuilds.
     Serve(cmd::serve::Args),
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Fixtures(args) => cmd::fixtures::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Serve(args) => cmd::serve::run(args),
+        Command::Deploy(args) => cmd::deploy::run(args),
         Command::Api(args) => cmd::api::run(args),
         Command::BenchApi(args) => cmd::bench_api::run(args),
         Command::Import(args) => cmd::import::run(args),

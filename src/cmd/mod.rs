@@ -8,6 +8,7 @@ pub mod bench_orders;
 pub mod bench_search;
 pub mod bench_webhook;
 pub mod build;
+pub mod deploy;
 pub mod dev;
 pub mod fixtures;
 pub mod import;
