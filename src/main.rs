@@ -42,6 +42,8 @@ enum Command {
     Import(cmd::import::Args),
     /// Measure webhook-to-live time under the rebuild daemon on a synthetic catalog.
     BenchWebhook(cmd::bench_webhook::Args),
+    /// Measure deploys to a loopback fake of Netlify's API: cold, again, one product by webhook.
+    BenchDeploy(cmd::bench_deploy::Args),
     /// Measure save-to-browser-reload time of `storefront dev` on a synthetic catalog.
     BenchDev(cmd::bench_dev::Args),
     /// Load-test the API (release build, SQLite, loopback) and report throughput and latency.
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::BenchSearch(args) => cmd::bench_search::run(args),
         Command::BenchWebhook(args) => cmd::bench_webhook::run(args),
         Command::BenchDev(args) => cmd::bench_dev::run(args),
+        Command::BenchDeploy(args) => cmd::bench_deploy::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

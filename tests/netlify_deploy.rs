@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use storefront::deploy::api::NetlifyApi;
 use storefront::deploy::config::RetryPolicy;
-use storefront::deploy::fake::{Faults, FakeNetlify};
+use storefront::deploy::fake::{FakeNetlify, Faults};
 use storefront::deploy::files::{DeployFiles, Generated, SiteFiles, generated_files};
 use storefront::deploy::run::deploy_once;
 use storefront::deploy::{DeployConfig, DeployHandle, DeployRecord, SiteChange, worker};
@@ -104,7 +104,11 @@ fn expected(site: &DirSite, generated: &BTreeMap<String, Generated>) -> BTreeMap
 fn tree(n: usize) -> (tempfile::TempDir, DirSite) {
     let dir = tempfile::tempdir().unwrap();
     for i in 0..n {
-        write(dir.path(), &format!("p/{i}/index.html"), &format!("<p>page {i}</p>"));
+        write(
+            dir.path(),
+            &format!("p/{i}/index.html"),
+            &format!("<p>page {i}</p>"),
+        );
     }
     write(dir.path(), "same/a.txt", "same bytes");
     write(dir.path(), "same/b.txt", "same bytes");
@@ -164,7 +168,10 @@ async fn a_cold_deploy_uploads_each_file_once_then_only_changes_and_then_nothing
     assert_eq!(deploys[0].files, expected(&site, &generated));
     assert!(generated["_redirects"].bytes.starts_with(b"# Generated"));
     let redirects = String::from_utf8(generated["_redirects"].bytes.to_vec()).unwrap();
-    assert!(redirects.contains("/api/* https://origin.example/api/:splat 200!"), "{redirects}");
+    assert!(
+        redirects.contains("/api/* https://origin.example/api/:splat 200!"),
+        "{redirects}"
+    );
     // Each file uploaded once (both paths of the shared digest), and the deploy is live.
     let uploads = fake.uploads();
     let mut paths: Vec<&str> = uploads.iter().map(|(_, p)| p.as_str()).collect();
@@ -181,7 +188,11 @@ async fn a_cold_deploy_uploads_each_file_once_then_only_changes_and_then_nothing
     let changed = write(dir.path(), "p/3/index.html", "<p>page 3, new price</p>");
     let added = write(dir.path(), "p/new/index.html", "<p>new</p>");
     std::fs::remove_file(dir.path().join("p/4/index.html")).unwrap();
-    handle.changed(files_change(1, vec![changed, added], vec!["p/4/index.html"]));
+    handle.changed(files_change(
+        1,
+        vec![changed, added],
+        vec!["p/4/index.html"],
+    ));
     let history = wait_for_records(&handle, 2).await;
     assert_eq!(history[0].files_uploaded, 2, "{:#?}", history[0]);
     assert_eq!(history[0].rebuilds, vec![1]);
@@ -219,7 +230,13 @@ async fn a_failure_mid_upload_leaves_the_previous_deploy_live_and_the_retry_comp
         ..Faults::default()
     });
     let written: Vec<_> = (0..3)
-        .map(|i| write(dir.path(), &format!("p/{i}/index.html"), &format!("<p>v2 {i}</p>")))
+        .map(|i| {
+            write(
+                dir.path(),
+                &format!("p/{i}/index.html"),
+                &format!("<p>v2 {i}</p>"),
+            )
+        })
         .collect();
     handle.changed(files_change(7, written, vec![]));
     // The failed attempt is reported with its deploy id, and the old deploy is still live then.
@@ -232,17 +249,27 @@ async fn a_failure_mid_upload_leaves_the_previous_deploy_live_and_the_retry_comp
         tokio::time::sleep(Duration::from_millis(5)).await;
     };
     assert!(failed.deploy_id.is_some());
-    assert!(failed.error.as_deref().unwrap().contains("500"), "{failed:?}");
+    assert!(
+        failed.error.as_deref().unwrap().contains("500"),
+        "{failed:?}"
+    );
     assert_eq!(failed.files_uploaded, 1, "a partial upload");
     // The retry waits the 50 ms backoff; the failure was seen within 5 ms of being recorded.
-    assert_eq!(fake.live().unwrap().id, previous, "the previous deploy stays live");
+    assert_eq!(
+        fake.live().unwrap().id,
+        previous,
+        "the previous deploy stays live"
+    );
     let retried = wait_for_records(&handle, 2).await;
     let abandoned = fake
         .deploys()
         .into_iter()
         .find(|d| Some(&d.id) == failed.deploy_id.as_ref())
         .unwrap();
-    assert_eq!(abandoned.state, "uploading", "the partial deploy never became ready");
+    assert_eq!(
+        abandoned.state, "uploading",
+        "the partial deploy never became ready"
+    );
     // The retry listed the same files; Netlify had one of them already, so two went up.
     let ok = &retried[0];
     assert!(ok.ok && ok.retries == 1, "{ok:#?}");

@@ -32,13 +32,18 @@ fn netlify_toml_holds_the_generated_route_rules_and_a_publish_dir() {
         "{command}"
     );
     // What a deploy sends Netlify holds every rule and header block, in order.
-    let redirects = storefront::deploy::rules::redirects_file(&config, "https://o.example").unwrap();
+    let redirects =
+        storefront::deploy::rules::redirects_file(&config, "https://o.example").unwrap();
     let lines: Vec<&str> = redirects.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(lines.len(), config.redirects.len());
     for (line, rule) in lines.iter().zip(&config.redirects) {
         assert!(line.starts_with(&format!("{} ", rule.from)), "{line}");
         assert!(
-            line.ends_with(&format!(" {}{}", rule.status, if rule.force { "!" } else { "" })),
+            line.ends_with(&format!(
+                " {}{}",
+                rule.status,
+                if rule.force { "!" } else { "" }
+            )),
             "{line}"
         );
         assert!(!line.contains(API_ORIGIN), "{line}");

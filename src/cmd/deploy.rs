@@ -49,7 +49,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let api = NetlifyApi::new(&config)?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let outcome = runtime
-        .block_on(deploy_with_retries(&api, &files, &site, &config, args.attempts))
+        .block_on(deploy_with_retries(
+            &api,
+            &files,
+            &site,
+            &config,
+            args.attempts,
+        ))
         .map_err(|e| {
             anyhow!(
                 "deploy{} failed, the previous deploy stays live: {}",

@@ -3,6 +3,7 @@
 pub mod api;
 pub mod bench;
 pub mod bench_api;
+pub mod bench_deploy;
 pub mod bench_dev;
 pub mod bench_orders;
 pub mod bench_search;

@@ -211,8 +211,15 @@ mod tests {
         assert_eq!(retry_after(&h), None);
         h.insert(RETRY_AFTER, HeaderValue::from_static("3"));
         assert_eq!(retry_after(&h), Some(Duration::from_secs(3)));
-        h.insert(RETRY_AFTER, HeaderValue::from_static("Thu, 01 Jan 1970 00:00:00 GMT"));
-        assert_eq!(retry_after(&h), Some(Duration::ZERO), "a past date: no wait");
+        h.insert(
+            RETRY_AFTER,
+            HeaderValue::from_static("Thu, 01 Jan 1970 00:00:00 GMT"),
+        );
+        assert_eq!(
+            retry_after(&h),
+            Some(Duration::ZERO),
+            "a past date: no wait"
+        );
         h.insert(RETRY_AFTER, HeaderValue::from_static("soon"));
         assert_eq!(retry_after(&h), None);
     }

@@ -59,8 +59,12 @@ impl DeployConfig {
         let (token, site_id) = match (var("NETLIFY_AUTH_TOKEN"), var("NETLIFY_SITE_ID")) {
             (None, None) => return Ok(None),
             (Some(t), Some(s)) => (t, s),
-            (Some(_), None) => anyhow::bail!("NETLIFY_AUTH_TOKEN is set but NETLIFY_SITE_ID is not"),
-            (None, Some(_)) => anyhow::bail!("NETLIFY_SITE_ID is set but NETLIFY_AUTH_TOKEN is not"),
+            (Some(_), None) => {
+                anyhow::bail!("NETLIFY_AUTH_TOKEN is set but NETLIFY_SITE_ID is not")
+            }
+            (None, Some(_)) => {
+                anyhow::bail!("NETLIFY_SITE_ID is set but NETLIFY_AUTH_TOKEN is not")
+            }
         };
         let api_origin = var("API_ORIGIN").ok_or_else(|| {
             anyhow::anyhow!(

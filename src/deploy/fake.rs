@@ -88,8 +88,13 @@ impl FakeNetlify {
         let app = axum::Router::new()
             .route("/api/v1/sites/{site_id}/deploys", post(create))
             .route("/api/v1/deploys/{deploy_id}", get(read))
-            .route("/api/v1/sites/{site_id}/deploys/{deploy_id}", get(read_of_site))
+            .route(
+                "/api/v1/sites/{site_id}/deploys/{deploy_id}",
+                get(read_of_site),
+            )
             .route("/api/v1/deploys/{deploy_id}/files/{*path}", put(upload))
+            // A 120k-file digest list is ~12 MB; axum's default limit is 2 MB.
+            .layer(axum::extract::DefaultBodyLimit::max(256 * 1024 * 1024))
             .with_state(state.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
@@ -139,7 +144,11 @@ impl FakeNetlify {
 }
 
 fn error(status: StatusCode, message: &str) -> Response {
-    (status, Json(json!({"code": status.as_u16(), "message": message}))).into_response()
+    (
+        status,
+        Json(json!({"code": status.as_u16(), "message": message})),
+    )
+        .into_response()
 }
 
 fn authorised(s: &Fake, headers: &HeaderMap) -> bool {
@@ -155,7 +164,12 @@ fn view(s: &mut Fake, id: &str) -> Option<Value> {
     let now = Instant::now();
     let d = s.deploys.get_mut(id)?;
     if d.state == "preparing" {
-        d.state = if d.missing.is_empty() { "prepared" } else { "uploading" }.into();
+        d.state = if d.missing.is_empty() {
+            "prepared"
+        } else {
+            "uploading"
+        }
+        .into();
         if d.missing.is_empty() {
             d.state = "processing".into();
             d.ready_at = Some(now);
@@ -214,7 +228,10 @@ fn create_in(s: &mut Fake, site_id: &str, headers: &HeaderMap, body: &[u8]) -> R
         return error(StatusCode::BAD_REQUEST, "body is not JSON");
     };
     let Some(listed) = body["files"].as_object() else {
-        return error(StatusCode::UNPROCESSABLE_ENTITY, "files: an object is required");
+        return error(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "files: an object is required",
+        );
     };
     let mut files = BTreeMap::new();
     for (path, digest) in listed {
@@ -274,7 +291,12 @@ async fn read(
             None => error(StatusCode::NOT_FOUND, "Not Found"),
         }
     };
-    logged(&mut s, "GET", format!("/api/v1/deploys/{deploy_id}"), response)
+    logged(
+        &mut s,
+        "GET",
+        format!("/api/v1/deploys/{deploy_id}"),
+        response,
+    )
 }
 
 async fn read_of_site(
@@ -340,7 +362,10 @@ fn upload_in(s: &mut Fake, id: &str, path: &str, headers: &HeaderMap, body: &[u8
     };
     // A digest shared by two paths is uploaded for each; the second may come once the first
     // completed the deploy.
-    if !matches!(deploy.state.as_str(), "uploading" | "prepared" | "processing") {
+    if !matches!(
+        deploy.state.as_str(),
+        "uploading" | "prepared" | "processing"
+    ) {
         return error(
             StatusCode::UNPROCESSABLE_ENTITY,
             &format!("deploy is {}", deploy.state),
@@ -348,7 +373,10 @@ fn upload_in(s: &mut Fake, id: &str, path: &str, headers: &HeaderMap, body: &[u8
     }
     let key = format!("/{path}");
     let Some(digest) = deploy.files.get(&key).cloned() else {
-        return error(StatusCode::NOT_FOUND, &format!("{key} is not in this deploy"));
+        return error(
+            StatusCode::NOT_FOUND,
+            &format!("{key} is not in this deploy"),
+        );
     };
     if sha1_hex(body) != digest {
         return error(

@@ -75,7 +75,10 @@ pub fn generated_files(
     api_origin: &str,
 ) -> anyhow::Result<BTreeMap<String, Generated>> {
     let made = [
-        ("_redirects", super::rules::redirects_file(netlify, api_origin)?),
+        (
+            "_redirects",
+            super::rules::redirects_file(netlify, api_origin)?,
+        ),
         ("_headers", super::rules::headers_file(netlify)?),
     ];
     Ok(made

@@ -40,7 +40,10 @@ pub fn headers_file(config: &NetlifyConfig) -> anyhow::Result<String> {
     let mut out = String::from("# Generated from netlify.toml by storefront's deploy.\n");
     for rule in &config.headers {
         if rule.path.contains(char::is_whitespace) {
-            anyhow::bail!("netlify.toml headers for {:?}: the path has white space", rule.path);
+            anyhow::bail!(
+                "netlify.toml headers for {:?}: the path has white space",
+                rule.path
+            );
         }
         out.push_str(&rule.path);
         out.push('\n');
@@ -98,7 +101,9 @@ mod tests {
         );
         let bad: NetlifyConfig =
             toml::from_str("[[redirects]]\nfrom = \"/a b\"\nto = \"/c\"\n").unwrap();
-        let e = redirects_file(&bad, "https://o.example").unwrap_err().to_string();
+        let e = redirects_file(&bad, "https://o.example")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("redirect 1") && e.contains("/a b"), "{e}");
     }
 }

@@ -77,18 +77,23 @@ pub async fn deploy_once(
         .map(|(path, digest)| {
             let (id, uploaded, bytes_uploaded) = (&id, &uploaded, &bytes_uploaded);
             async move {
-                let bytes = read(files, site, path, digest).await.map_err(|error| AttemptError {
-                    deploy_id: Some(id.clone()),
-                    uploaded: uploaded.load(Ordering::Relaxed),
-                    error,
-                    superseded: true,
-                })?;
-                api.upload(id, path, &bytes).await.map_err(|e| AttemptError {
-                    deploy_id: Some(id.clone()),
-                    uploaded: uploaded.load(Ordering::Relaxed),
-                    error: e.to_string(),
-                    superseded: false,
-                })?;
+                let bytes =
+                    read(files, site, path, digest)
+                        .await
+                        .map_err(|error| AttemptError {
+                            deploy_id: Some(id.clone()),
+                            uploaded: uploaded.load(Ordering::Relaxed),
+                            error,
+                            superseded: true,
+                        })?;
+                api.upload(id, path, &bytes)
+                    .await
+                    .map_err(|e| AttemptError {
+                        deploy_id: Some(id.clone()),
+                        uploaded: uploaded.load(Ordering::Relaxed),
+                        error: e.to_string(),
+                        superseded: false,
+                    })?;
                 uploaded.fetch_add(1, Ordering::Relaxed);
                 bytes_uploaded.fetch_add(bytes.len() as u64, Ordering::Relaxed);
                 Ok(())
@@ -176,7 +181,10 @@ async fn wait_for(
         }
         tokio::time::sleep(interval).await;
         interval = (interval * 2).min(Duration::from_secs(1));
-        current = api.get_deploy(&deploy.id).await.map_err(|e| e.to_string())?;
+        current = api
+            .get_deploy(&deploy.id)
+            .await
+            .map_err(|e| e.to_string())?;
     }
 }
 
@@ -192,7 +200,15 @@ pub async fn deploy_with_retries(
     let mut wait = config.retry.base_delay;
     let mut attempt = 1;
     loop {
-        match deploy_once(api, files, site, config.concurrency, config.retry.ready_timeout).await {
+        match deploy_once(
+            api,
+            files,
+            site,
+            config.concurrency,
+            config.retry.ready_timeout,
+        )
+        .await
+        {
             Ok(outcome) => return Ok(outcome),
             Err(e) if attempt >= attempts => return Err(e),
             Err(e) => {
