@@ -31,6 +31,8 @@ enum Command {
     Fixtures(cmd::fixtures::Args),
     /// Measure build performance on synthetic catalogs.
     Bench(cmd::bench::Args),
+    /// Deploy the built site to Netlify (only the files it lacks are uploaded).
+    Deploy(cmd::deploy::Args),
     /// Serve the site like production (netlify.toml's rules and headers), the API and the
     /// webhook-driven rebuilds.
     Serve(cmd::serve::Args),
@@ -40,6 +42,8 @@ enum Command {
     Import(cmd::import::Args),
     /// Measure webhook-to-live time under the rebuild daemon on a synthetic catalog.
     BenchWebhook(cmd::bench_webhook::Args),
+    /// Measure deploys to a loopback fake of Netlify's API: cold, again, one product by webhook.
+    BenchDeploy(cmd::bench_deploy::Args),
     /// Measure save-to-browser-reload time of `storefront dev` on a synthetic catalog.
     BenchDev(cmd::bench_dev::Args),
     /// Load-test the API (release build, SQLite, loopback) and report throughput and latency.
@@ -56,12 +60,14 @@ fn main() -> ExitCode {
         Command::Fixtures(args) => cmd::fixtures::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Serve(args) => cmd::serve::run(args),
+        Command::Deploy(args) => cmd::deploy::run(args),
         Command::Api(args) => cmd::api::run(args),
         Command::BenchApi(args) => cmd::bench_api::run(args),
         Command::Import(args) => cmd::import::run(args),
         Command::BenchSearch(args) => cmd::bench_search::run(args),
         Command::BenchWebhook(args) => cmd::bench_webhook::run(args),
         Command::BenchDev(args) => cmd::bench_dev::run(args),
+        Command::BenchDeploy(args) => cmd::bench_deploy::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -25,12 +25,36 @@ fn netlify_toml_holds_the_generated_route_rules_and_a_publish_dir() {
     let text = std::fs::read_to_string(repo().join("netlify.toml")).unwrap();
     let doc: toml::Table = toml::from_str(&text).unwrap();
     assert_eq!(doc["build"]["publish"].as_str(), Some("public"));
+    // Netlify compiles nothing: the site is built on the origin and deployed as files.
+    let command = doc["build"]["command"].as_str().unwrap();
     assert!(
-        doc["build"]["command"]
-            .as_str()
-            .unwrap()
-            .contains("netlify-build")
+        !command.contains("cargo") && !command.contains("npm"),
+        "{command}"
     );
+    // What a deploy sends Netlify holds every rule and header block, in order.
+    let redirects =
+        storefront::deploy::rules::redirects_file(&config, "https://o.example").unwrap();
+    let lines: Vec<&str> = redirects.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), config.redirects.len());
+    for (line, rule) in lines.iter().zip(&config.redirects) {
+        assert!(line.starts_with(&format!("{} ", rule.from)), "{line}");
+        assert!(
+            line.ends_with(&format!(
+                " {}{}",
+                rule.status,
+                if rule.force { "!" } else { "" }
+            )),
+            "{line}"
+        );
+        assert!(!line.contains(API_ORIGIN), "{line}");
+    }
+    let headers = storefront::deploy::rules::headers_file(&config).unwrap();
+    for rule in &config.headers {
+        assert!(headers.contains(&format!("\n{}\n", rule.path)));
+        for (name, value) in &rule.values {
+            assert!(headers.contains(&format!("  {name}: {value}\n")), "{name}");
+        }
+    }
     let generated: Vec<(String, String, u16)> = generator::redirects::rules()
         .into_iter()
         .map(|r| (r.from, r.to, r.status))

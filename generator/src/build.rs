@@ -6,7 +6,8 @@ use crate::context::Shared;
 use crate::input_digest;
 use crate::load::{Inputs, load_export};
 use crate::output::{
-    IoError, KnownManifest, LiveTree, NewGeneration, OutputDirs, Publish, io_err, new_manifest,
+    IoError, KnownManifest, LiveTree, NewGeneration, OutputDirs, Publish, fill_missing_sha1,
+    has_every_sha1, io_err, new_manifest, sha1_hex,
 };
 use crate::plan::{Page, PlanInputs, PlanMemo, plan_reusing};
 use crate::render::{TemplateError, Templates};
@@ -311,6 +312,9 @@ pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
 /// The report of a build that found its inputs identical to the live generation's: nothing loaded,
 /// nothing written.
 fn unchanged_inputs_report(dirs: &OutputDirs, elapsed: Duration) -> BuildReport {
+    // A manifest from before deploys gets its files' digests once (a failure only means the
+    // next build or deploy reads them).
+    let _ = crate::output::complete_sha1(dirs);
     let files = dirs.previous().map(|(m, _)| m.files).unwrap_or_default();
     BuildReport {
         pages: files.keys().filter(|f| f.ends_with(".html")).count(),
@@ -475,6 +479,18 @@ pub fn build_with_memo(
         ..Default::default()
     };
     phases.mark("compare");
+    if let Some((previous_manifest, tree)) = &previous
+        && changed_count == 0
+        && deleted.is_empty()
+        && !has_every_sha1(previous_manifest)
+    {
+        // The pages are current but the manifest predates deploys: its digests are taken once.
+        let mut manifest = (**previous_manifest).clone();
+        fill_missing_sha1(&mut manifest, tree)?;
+        dirs.record_manifest(&manifest)?;
+        memo.manifest.wrote(&dirs, manifest);
+        phases.mark("file digests");
+    }
     if previous.is_some() && changed_count == 0 && deleted.is_empty() {
         // The pages are current; the index is brought up to date on its own (it may be missing).
         report.search = crate::search_index::update(
@@ -514,7 +530,9 @@ pub fn build_with_memo(
     } else {
         ProgressBar::hidden()
     };
-    let results: Result<Vec<Option<String>>, BuildError> = planned
+    // Each written output's path and the SHA-1 of its bytes (for the manifest: deploys list
+    // files by it).
+    let results: Result<Vec<Option<(String, String)>>, BuildError> = planned
         .par_iter()
         .enumerate()
         .map(|(i, p)| {
@@ -528,7 +546,7 @@ pub fn build_with_memo(
                 }
                 return Ok(None);
             }
-            match &p.source {
+            let sha1 = match &p.source {
                 Source::Page(page) => {
                     let html = templates
                         .render_page(page.kind.template(), shared.context(page), bundles)
@@ -537,20 +555,31 @@ pub fn build_with_memo(
                             source,
                         })?;
                     generation.write(&p.path, html.as_bytes())?;
+                    sha1_hex(html.as_bytes())
                 }
-                Source::Sitemap(file) => generation.write(
-                    &p.path,
-                    seo::sitemap_xml(&catalog.store.base_url, file).as_bytes(),
-                )?,
-                Source::Text(text) => generation.write(&p.path, text.as_bytes())?,
-                Source::Copy(src) => generation.copy_from(&p.path, src)?,
-            }
-            Ok(Some(p.path.to_string()))
+                Source::Sitemap(file) => {
+                    let xml = seo::sitemap_xml(&catalog.store.base_url, file);
+                    generation.write(&p.path, xml.as_bytes())?;
+                    sha1_hex(xml.as_bytes())
+                }
+                Source::Text(text) => {
+                    generation.write(&p.path, text.as_bytes())?;
+                    sha1_hex(text.as_bytes())
+                }
+                Source::Copy(src) => {
+                    // Read once: the bytes written are the bytes hashed.
+                    let bytes = std::fs::read(src).map_err(io_err(src, "read"))?;
+                    generation.write(&p.path, &bytes)?;
+                    sha1_hex(&bytes)
+                }
+            };
+            Ok(Some((p.path.to_string(), sha1)))
         })
         .collect();
     bar.finish_and_clear();
     report.dirs_created = generation.dirs_created();
-    let written: Vec<String> = results?.into_iter().flatten().collect();
+    let written_sha1: Vec<(String, String)> = results?.into_iter().flatten().collect();
+    let written: Vec<String> = written_sha1.iter().map(|(p, _)| p.clone()).collect();
     phases.mark("render and write");
     // Indexed after every page rendered and before the site goes live, so a failed render leaves
     // both the site and the index as they were.
@@ -572,6 +601,12 @@ pub fn build_with_memo(
             }
             for path in &deleted {
                 next.files.remove(path);
+                next.sha1.remove(path);
+            }
+            next.sha1.extend(written_sha1);
+            if let Some(live) = &live {
+                // A manifest from before deploys: its unchanged files are read once, here.
+                fill_missing_sha1(&mut next, live)?;
             }
             let (layer, manifest) = generation.place_overlay(next)?;
             report.layer = Some(layer);
@@ -580,9 +615,29 @@ pub fn build_with_memo(
             // Superseded layers are pruned by the daemon, which knows which views are served.
             report.elapsed = started.elapsed();
         }
-        _ => {
+        (_, previous) => {
             let new_files = planned.iter().map(Planned::manifest_entry).collect();
-            let manifest = new_manifest(&name, new_files);
+            // Unchanged files keep the live manifest's digests; what it lacks is read from the
+            // new generation (its links to the live files).
+            let mut sha1: std::collections::BTreeMap<String, String> =
+                written_sha1.into_iter().collect();
+            if let Some((previous_manifest, _)) = &previous {
+                for (i, p) in planned.iter().enumerate() {
+                    if unchanged(i)
+                        && let Some(digest) = previous_manifest.sha1.get(&*p.path)
+                    {
+                        sha1.insert(p.path.to_string(), digest.clone());
+                    }
+                }
+            }
+            let mut manifest = new_manifest(&name, new_files, sha1);
+            fill_missing_sha1(
+                &mut manifest,
+                &LiveTree {
+                    base: generation.tmp_dir().to_path_buf(),
+                    layers: Vec::new(),
+                },
+            )?;
             generation.publish(&dirs, &manifest)?;
             memo.manifest.wrote(&dirs, manifest);
             phases.mark("publish");

@@ -10,6 +10,10 @@
 //! pointer flip, so going live costs nothing per unchanged file. `compact` later folds the layers
 //! into a new full generation in the background and flips `public`, so the static tree (what
 //! Netlify deploys) is always complete and never half-written.
+//!
+//! The manifest also records the SHA-1 of every file's bytes, taken when the file is written:
+//! Netlify's deploy API lists a site by those digests, and reading 120k files again for each
+//! deploy would cost far more than the change being deployed.
 
 use crate::site::Digest;
 use serde::{Deserialize, Serialize};
@@ -42,6 +46,11 @@ pub struct Manifest {
     pub generation: String,
     /// Output path → fingerprint (hex).
     pub files: BTreeMap<String, String>,
+    /// Output path → SHA-1 (hex) of the file's bytes. Manifests written before deploys existed
+    /// have none; the next build fills in what is missing (`fill_missing_sha1`), reading each
+    /// such file once.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sha1: BTreeMap<String, String>,
     /// Overlay generations stacked over `generation`, oldest first (daemons only; a static build
     /// always leaves this empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -385,6 +394,11 @@ impl NewGeneration {
         Ok(())
     }
 
+    /// The directory being written (renamed into place by `publish`).
+    pub fn tmp_dir(&self) -> &Path {
+        &self.tmp_dir
+    }
+
     /// How many directories this generation has created so far.
     pub fn dirs_created(&self) -> usize {
         self.dirs_created.load(std::sync::atomic::Ordering::Relaxed)
@@ -534,7 +548,9 @@ pub fn compact(dirs: &OutputDirs, interrupted: &dyn Fn() -> bool) -> Result<Stri
         generation.link(&path, &tree.locate(rel))?;
     }
     let name = generation.name.clone();
-    generation.publish(dirs, &new_manifest(&name, manifest.files))?;
+    let mut next = new_manifest(&name, manifest.files, manifest.sha1);
+    fill_missing_sha1(&mut next, &tree)?;
+    generation.publish(dirs, &next)?;
     Ok(name)
 }
 
@@ -557,13 +573,77 @@ impl Drop for NewGeneration {
     }
 }
 
-pub fn new_manifest(generation: &str, files: BTreeMap<String, String>) -> Manifest {
+pub fn new_manifest(
+    generation: &str,
+    files: BTreeMap<String, String>,
+    sha1: BTreeMap<String, String>,
+) -> Manifest {
     Manifest {
         version: MANIFEST_VERSION,
         generation: generation.to_string(),
         files,
+        sha1,
         layers: Vec::new(),
     }
+}
+
+/// Lower-case hex of the SHA-1 of `bytes`: how Netlify's deploy API names a file's content.
+pub fn sha1_hex(bytes: &[u8]) -> String {
+    use sha1::Digest as _;
+    let digest = sha1::Sha1::digest(bytes);
+    let mut out = String::with_capacity(40);
+    for b in digest.iter() {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+/// Whether every file of `manifest` has its SHA-1 recorded.
+pub fn has_every_sha1(manifest: &Manifest) -> bool {
+    manifest.sha1.len() == manifest.files.len()
+        && manifest.files.keys().all(|k| manifest.sha1.contains_key(k))
+}
+
+/// Records the SHA-1 of each file of `manifest` that has none (a manifest from before deploys),
+/// reading it from `tree`, and drops digests of files the manifest no longer lists. Answers how
+/// many files were read.
+pub fn fill_missing_sha1(manifest: &mut Manifest, tree: &LiveTree) -> Result<usize, IoError> {
+    use rayon::prelude::*;
+    if manifest.sha1.len() != manifest.files.len() {
+        let files = &manifest.files;
+        manifest.sha1.retain(|k, _| files.contains_key(k));
+    }
+    let missing: Vec<&String> = manifest
+        .files
+        .keys()
+        .filter(|k| !manifest.sha1.contains_key(*k))
+        .collect();
+    let computed: Vec<(String, String)> = missing
+        .par_iter()
+        .map(|rel| {
+            let path = tree.locate(rel);
+            let bytes = std::fs::read(&path).map_err(io_err(&path, "read for its SHA-1"))?;
+            Ok(((*rel).clone(), sha1_hex(&bytes)))
+        })
+        .collect::<Result<_, IoError>>()?;
+    let read = computed.len();
+    manifest.sha1.extend(computed);
+    Ok(read)
+}
+
+/// Fills in the live manifest's missing SHA-1 digests (see `fill_missing_sha1`) and records it,
+/// when it has a trusted live tree and lacks any. Answers how many files were read.
+pub fn complete_sha1(dirs: &OutputDirs) -> Result<usize, IoError> {
+    let Some((mut manifest, tree)) = dirs.previous() else {
+        return Ok(0);
+    };
+    if has_every_sha1(&manifest) {
+        return Ok(0);
+    }
+    let read = fill_missing_sha1(&mut manifest, &tree)?;
+    dirs.write_manifest(&manifest)?;
+    Ok(read)
 }
 
 #[cfg(test)]
@@ -593,6 +673,41 @@ mod tests {
             "write"
         );
         assert_eq!(std::fs::read(&file).unwrap(), b"old");
+    }
+
+    #[test]
+    fn a_manifest_without_digests_gets_each_files_sha1_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let dirs = OutputDirs {
+            public: dir.path().join("public"),
+            cache: dir.path().join("cache"),
+        };
+        let base = NewGeneration::create(&dirs).unwrap();
+        base.write("a.html", b"a1").unwrap();
+        base.write("m/b.css", b"").unwrap();
+        let name = base.name.clone();
+        // As a build before deploys wrote it: fingerprints only.
+        let old = new_manifest(
+            &name,
+            files(&[("a.html", "1"), ("m/b.css", "1")]),
+            BTreeMap::new(),
+        );
+        base.publish(&dirs, &old).unwrap();
+        let text = std::fs::read_to_string(dirs.manifest_path()).unwrap();
+        assert!(!text.contains("sha1"), "no empty map written: {text}");
+        assert_eq!(complete_sha1(&dirs).unwrap(), 2);
+        let (manifest, _) = dirs.previous().unwrap();
+        // `printf a1 | sha1sum` and the digest of no bytes.
+        assert_eq!(
+            manifest.sha1["a.html"],
+            "f29bc91bbdab169fc0c0a326965953d11c7dff83"
+        );
+        assert_eq!(
+            manifest.sha1["m/b.css"],
+            "da39a3ee5e6b4b0d3255bfef95601890afd80709"
+        );
+        assert!(has_every_sha1(&manifest));
+        assert_eq!(complete_sha1(&dirs).unwrap(), 0, "read once, then kept");
     }
 
     #[test]
@@ -632,7 +747,11 @@ mod tests {
         let base_name = base.name.clone();
         base.publish(
             &dirs,
-            &new_manifest(&base_name, files(&[("a.html", "1"), ("b.html", "1")])),
+            &new_manifest(
+                &base_name,
+                files(&[("a.html", "1"), ("b.html", "1")]),
+                BTreeMap::new(),
+            ),
         )
         .unwrap();
         let view = LiveView::load(&dirs).unwrap();

@@ -1,7 +1,8 @@
 //! `storefront serve`: a production-like local server. The site as Netlify serves it (netlify.toml's
 //! redirects and headers, read from the file, not restated), the API on the same origin, the
 //! signed webhooks driving incremental rebuilds through the rebuild daemon (fresh items from the
-//! source APIs when they are configured, else from the export on disk), graceful shutdown.
+//! source APIs when they are configured, else from the export on disk), each rebuild deployed
+//! to Netlify when its credentials are set (src/deploy), graceful shutdown.
 
 use anyhow::Context;
 use clap::Args as ClapArgs;
@@ -10,6 +11,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use storefront::deploy::DeployConfig;
 use storefront::netlify::NetlifyConfig;
 use storefront::rebuild::importer_source::ImporterSource;
 use storefront::rebuild::source::{FreshSource, LocalExport};
@@ -117,9 +119,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     opts.progress = false;
     let source = fresh_source(&args.build, &mut opts, &runtime)?;
     let export_dir = opts.export_dir.clone();
+    let dirs = generator::output::OutputDirs {
+        public: opts.public_dir.clone(),
+        cache: opts.cache_dir.clone(),
+    };
+    let deploy = DeployConfig::from_env().context("the Netlify deploy settings")?;
     // A restart serves the last good site and the API at once; the start-up build runs behind.
     let daemon = Daemon::start_behind_last_good(opts, source, Timing::default(), Box::new(|_| {}))
         .context("building the site")?;
+    match deploy {
+        Some(config) => {
+            let site = config.site_id.clone();
+            storefront::deploy::start_for_daemon(&daemon, &netlify, dirs, config)
+                .context("starting the deploys to Netlify")?;
+            println!("deploying the site and each rebuild's changed files to Netlify site {site}");
+        }
+        None => println!(
+            "NETLIFY_AUTH_TOKEN and NETLIFY_SITE_ID are not set: rebuilds are served here and not deployed"
+        ),
+    }
     runtime.block_on(async move {
         let mut config = api::Config::new(args.database_url.clone(), export_dir);
         config.public_base_url = format!("http://{}", args.addr);

@@ -5,7 +5,8 @@
 //! the server's `LiveView` is swapped with one pointer flip; then the source keeps the fetched items
 //! where full builds read them (`FreshSource::keep`). A failed rebuild changes nothing that is
 //! served and is reported (log and status). When idle, overlays are compacted into a full
-//! generation so `public/` catches up.
+//! generation so `public/` catches up. With a deploy worker attached (`attach_deploys`), each
+//! rebuild that changed files tells it which, with their SHA-1, for the next CDN deploy.
 
 pub mod importer_source;
 pub mod keyed_file;
@@ -27,7 +28,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// What the site server reads: the current view, swapped whole after each rebuild.
@@ -148,6 +149,8 @@ pub struct Daemon {
     view: SharedView,
     history: Arc<Mutex<VecDeque<RebuildStatus>>>,
     preview_code: PreviewCode,
+    /// Where changed files go to be deployed, once attached.
+    deploys: Arc<OnceLock<crate::deploy::DeployHandle>>,
 }
 
 const HISTORY: usize = 20;
@@ -180,6 +183,7 @@ struct Worker {
     preview_code: PreviewCode,
     on_rebuilt: OnRebuilt,
     next_id: u64,
+    deploys: Arc<OnceLock<crate::deploy::DeployHandle>>,
 }
 
 fn errors_text(e: &impl std::fmt::Display) -> String {
@@ -217,6 +221,7 @@ impl Daemon {
             view: Arc::new(RwLock::new(Arc::new(view))),
             history: Arc::new(Mutex::new(VecDeque::new())),
             preview_code: PreviewCode::default(),
+            deploys: Arc::new(OnceLock::new()),
         };
         (daemon, rx)
     }
@@ -248,7 +253,18 @@ impl Daemon {
             preview_code: self.preview_code.clone(),
             on_rebuilt,
             next_id,
+            deploys: self.deploys.clone(),
         }
+    }
+
+    /// Sends each later rebuild's changed files to `deploys`; only the first attachment counts.
+    pub fn attach_deploys(&self, deploys: crate::deploy::DeployHandle) -> bool {
+        self.deploys.set(deploys).is_ok()
+    }
+
+    /// The deploy worker's handle, when one is attached.
+    pub fn deploys(&self) -> Option<crate::deploy::DeployHandle> {
+        self.deploys.get().cloned()
     }
 
     pub fn view(&self) -> SharedView {
@@ -308,6 +324,13 @@ impl ChangeSink for Daemon {
 
     fn status(&self) -> serde_json::Value {
         serde_json::to_value(self.history()).unwrap_or_default()
+    }
+
+    fn deploys(&self) -> serde_json::Value {
+        self.deploys
+            .get()
+            .map(|d| serde_json::to_value(d.history()).unwrap_or_default())
+            .unwrap_or_default()
     }
 }
 
@@ -704,6 +727,12 @@ impl Worker {
         }
         // Measured here: what follows (dropping the previous model) happens after going live.
         status.receipt_to_live_ms = batch.first_received.elapsed().as_millis() as u64;
+        self.tell_deploys(
+            status.id,
+            batch.first_received,
+            (&report.written, &report.deleted),
+            report.layer.is_some(),
+        );
         status.phases_ms.push((
             "swap view".into(),
             swapping.elapsed().as_secs_f64() * 1000.0,
@@ -716,6 +745,42 @@ impl Worker {
         }
         // Items that were all still stale brought nothing new to keep.
         Ok(!batch.reload && status.stale.len() < batch.changes.len())
+    }
+
+    /// Tells the deploy worker (if any) what this rebuild changed: the files written, with the
+    /// SHA-1 the manifest recorded, and deleted; a full generation makes it list the site again.
+    fn tell_deploys(
+        &self,
+        rebuild: u64,
+        received: Instant,
+        (written, deleted): (&[String], &[String]),
+        overlay: bool,
+    ) {
+        let Some(deploys) = self.deploys.get() else {
+            return;
+        };
+        if written.is_empty() && deleted.is_empty() {
+            return;
+        }
+        let change = match (overlay, &self.unrecorded_manifest) {
+            (true, Some(manifest)) => {
+                let written: Option<Vec<(String, String)>> = written
+                    .iter()
+                    .map(|p| manifest.sha1.get(p).map(|d| (p.clone(), d.clone())))
+                    .collect();
+                match written {
+                    Some(written) => crate::deploy::SiteChange::Files {
+                        rebuild,
+                        written,
+                        deleted: deleted.to_vec(),
+                        received,
+                    },
+                    None => crate::deploy::SiteChange::Resync,
+                }
+            }
+            _ => crate::deploy::SiteChange::Resync,
+        };
+        deploys.changed(change);
     }
 
     /// The validated inputs of `next`, which is the current model with `fresh` applied. Only what

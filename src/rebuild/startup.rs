@@ -57,6 +57,11 @@ impl Daemon {
                     }
                     None => eprintln!("no trusted manifest after the start-up build"),
                 }
+                if prepared.written + prepared.deleted > 0
+                    && let Some(deploys) = handle.deploys.get()
+                {
+                    deploys.changed(crate::deploy::SiteChange::Resync);
+                }
                 // Deliveries taken off the channel while waiting go back to it (behind any that
                 // came since: a batch rebuilds a set of changes, so order does not matter); they
                 // are still counted as pending.

@@ -1,6 +1,6 @@
 //! Signed webhooks that trigger rebuilds: `POST /webhooks/content` (the content hub, HMAC
 //! signature) and `POST /webhooks/catalog` (the commerce platform, secret header), plus
-//! `GET /webhooks/status` (bearer token) reporting the last rebuilds. Bodies above the webhook
+//! `GET /webhooks/status` (bearer token) reporting the last rebuilds and deploys. Bodies above the webhook
 //! limit are refused with 413 before any hashing; unauthenticated deliveries get 401; a replayed
 //! delivery is acknowledged and ignored. Accepted changes go to the `ChangeSink` the server
 //! attached (the rebuild daemon), which coalesces bursts.
@@ -164,11 +164,8 @@ async fn status(State(state): State<AppState>, headers: HeaderMap) -> Response {
     {
         return e.into_response();
     }
-    let rebuilds = state
-        .webhooks()
-        .sink
-        .get()
-        .map(|s| s.status())
-        .unwrap_or(serde_json::Value::Null);
-    Json(serde_json::json!({ "rebuilds": rebuilds })).into_response()
+    let sink = state.webhooks().sink.get();
+    let rebuilds = sink.map(|s| s.status()).unwrap_or(serde_json::Value::Null);
+    let deploys = sink.map(|s| s.deploys()).unwrap_or(serde_json::Value::Null);
+    Json(serde_json::json!({ "rebuilds": rebuilds, "deploys": deploys })).into_response()
 }

@@ -19,6 +19,11 @@ pub trait ChangeSink: Send + Sync {
     fn submit(&self, origin: Origin, delivery: &str, changes: Vec<Change>);
     /// The last rebuilds, newest first, for the status endpoint.
     fn status(&self) -> serde_json::Value;
+    /// The last deploys to the CDN, newest first, for the status endpoint (null when the sink
+    /// does not deploy).
+    fn deploys(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
 }
 
 /// The webhook part of the API's state.
