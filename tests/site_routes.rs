@@ -257,6 +257,14 @@ fn product_pages_carry_json_ld_open_graph_and_islands() {
         "island chunks are not preloaded: they took bandwidth from the stylesheet and the picture"
     );
     assert!(!html.contains("<!--island-styles-->"));
+    assert!(
+        html.contains("<script type=\"module\" fetchpriority=\"low\" src=\"/assets/"),
+        "the islands' script comes after the stylesheet and the largest picture"
+    );
+    assert!(
+        html.contains("fetchpriority=\"high\""),
+        "the first gallery picture is fetched first"
+    );
     for width in ["200w", "453w", "768w", "1517w"] {
         assert!(html.contains(width), "gallery width {width}");
     }
