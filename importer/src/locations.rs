@@ -1,7 +1,9 @@
-//! The shop finder's shops from the commerce platform: its inventory locations
-//! (`GET /v3/inventory/locations`) with each location's services from its `storefront.services`
-//! metafield (`GET /v3/inventory/locations/metafields`), mapped into `catalog/locations.json`; and
-//! the gazetteer, which no source serves, written from the project's reference data (docs/import.md).
+//! The shop finder's data in an import: the platform's locations and services, and the gazetteer.
+//!
+//! Locations come from `GET /v3/inventory/locations`, each one's services from its
+//! `storefront.services` metafield (`GET /v3/inventory/locations/metafields`), mapped into
+//! `catalog/locations.json`; the gazetteer, which no source serves, is the project's reference data
+//! (docs/import.md).
 
 use crate::catalog::{CatalogClient, Ctx, list, typed};
 use crate::error::ImportError;
