@@ -1,6 +1,7 @@
 //! `storefront import` as a user runs it: credentials and base URLs from the environment, against
 //! the local fake of both sources, then `storefront build` picking the import up from
-//! content-cache/export.
+//! content-cache/export, the shop finder included (the platform's locations and the bundled
+//! gazetteer).
 
 #[path = "../importer/tests/fake_source/mod.rs"]
 mod fake_source;
@@ -85,6 +86,28 @@ async fn import_then_build_serves_the_imported_catalog() {
                 .contains("Imported Satin Slip Midi Dress")
         });
     assert!(found, "the imported product name is on the built site");
+
+    // The shop finder lists the platform's shops (not its warehouses), with the services from
+    // their metafield, and its search has the bundled gazetteer's places.
+    assert!(stdout.contains(", 12 shops, "), "{stdout}");
+    for page in ["shop-finder", "us/shop-finder", "eu/shop-finder"] {
+        let html = std::fs::read_to_string(public.join(page).join("index.html")).unwrap();
+        assert_eq!(
+            html.matches("<li class=\"shop\" id=\"shop-").count(),
+            12,
+            "{page}"
+        );
+        assert!(!html.contains("We have no shops to show"), "{page}");
+        let leeds = &html[html.find("id=\"shop-leeds-briggate\"").unwrap()..];
+        assert!(
+            leeds.contains("<li class=\"shop__service\">Click &amp; collect</li>"),
+            "{page}"
+        );
+        assert!(
+            html.contains("\"name\":\"Leeds\""),
+            "{page}: the search knows Leeds"
+        );
+    }
 }
 
 #[test]

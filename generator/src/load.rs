@@ -165,8 +165,8 @@ pub fn load_export(dir: &Path) -> Result<Inputs, LoadErrors> {
     }
 }
 
-/// The shop finder's files, both optional: an export made before shops were exported (or by an
-/// import that does not fetch locations) builds a shop finder with no shops.
+/// The shop finder's files, both optional: an export made before shops were exported (or from a
+/// platform with no locations) builds a shop finder with no shops.
 pub fn read_shops(dir: &Path) -> Result<ShopFinder, LoadErrors> {
     let optional = |file: &str| -> Result<Option<Vec<u8>>, LoadErrors> {
         match std::fs::read(dir.join(file)) {

@@ -53,7 +53,7 @@ impl CatalogClient {
 
 /// One request context: the client, the ETag cache (none for the per-item fetches, which must
 /// see fresh data) and the progress bar.
-struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     client: &'a CatalogClient,
     cache: Option<&'a EtagCache>,
     progress: &'a ProgressBar,
@@ -66,11 +66,7 @@ pub async fn fetch_all(
     cache: &EtagCache,
     progress: &ProgressBar,
 ) -> Result<CatalogExport, ImportError> {
-    let ctx = Ctx {
-        client,
-        cache: Some(cache),
-        progress,
-    };
+    let ctx = Ctx::cached(client, cache, progress);
     let store = fetch_store(&ctx, &cfg.fallback_image).await?;
     let channels = fetch_channels(&ctx).await?;
     let categories = typed::<BcCategory>("category", "id", list(&ctx, CATEGORIES, "").await?)?;
@@ -150,6 +146,19 @@ pub async fn fetch_prices(
 }
 
 impl<'a> Ctx<'a> {
+    /// A full import's context: conditional GETs through `cache`, counted on `progress`.
+    pub(crate) fn cached(
+        client: &'a CatalogClient,
+        cache: &'a EtagCache,
+        progress: &'a ProgressBar,
+    ) -> Self {
+        Ctx {
+            client,
+            cache: Some(cache),
+            progress,
+        }
+    }
+
     fn fresh(client: &'a CatalogClient) -> Self {
         static HIDDEN: std::sync::OnceLock<ProgressBar> = std::sync::OnceLock::new();
         Ctx {
@@ -215,7 +224,11 @@ async fn list_by_ids(
 }
 
 /// Every page of a list endpoint; each item keeps the URL it came from for error messages.
-async fn list(ctx: &Ctx<'_>, path: &str, query: &str) -> Result<Vec<(String, Value)>, ImportError> {
+pub(crate) async fn list(
+    ctx: &Ctx<'_>,
+    path: &str,
+    query: &str,
+) -> Result<Vec<(String, Value)>, ImportError> {
     let separator = if query.is_empty() { "" } else { "&" };
     let page_url = |page: u64| {
         ctx.url(&format!(
@@ -255,7 +268,7 @@ async fn list(ctx: &Ctx<'_>, path: &str, query: &str) -> Result<Vec<(String, Val
 }
 
 /// Parses list items one by one so that an error names the item by its id and the field.
-fn typed<T: DeserializeOwned>(
+pub(crate) fn typed<T: DeserializeOwned>(
     noun: &str,
     id_field: &str,
     items: Vec<(String, Value)>,

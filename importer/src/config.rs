@@ -12,6 +12,8 @@ pub struct ImportConfig {
     pub http: HttpPolicy,
     /// `store.json`'s fallback image (the spec's 1600x2133 placeholder), a media-host URL.
     pub fallback_image: String,
+    /// `STOREFRONT_GAZETTEER`: a gazetteer file published instead of the bundled one.
+    pub gazetteer: Option<std::path::PathBuf>,
 }
 
 /// The commerce platform's REST catalog API.
@@ -162,6 +164,7 @@ impl ImportConfig {
             },
             fallback_image: lookup("STOREFRONT_FALLBACK_IMAGE")
                 .unwrap_or_else(|| DEFAULT_FALLBACK_IMAGE.into()),
+            gazetteer: lookup("STOREFRONT_GAZETTEER").map(std::path::PathBuf::from),
         })
     }
 }

@@ -12,6 +12,7 @@ pub mod content;
 pub mod error;
 pub mod etag_cache;
 pub mod http;
+pub mod locations;
 pub mod run;
 
 pub use catalog::{CatalogClient, fetch_categories, fetch_inventory, fetch_prices, fetch_products};

@@ -8,11 +8,14 @@ use crate::content::{self, ContentClient, ContentExport};
 use crate::error::ImportError;
 use crate::etag_cache::EtagCache;
 use crate::http::HttpStats;
+use crate::locations;
 use domain::catalog::CatalogExport;
 use domain::catalog::{
     FILE_CATEGORIES, FILE_CHANNELS, FILE_COLLECTIONS, FILE_INVENTORY, FILE_MEDIA, FILE_PRICES,
     FILE_PRODUCTS, FILE_STORE,
 };
+use domain::export::RawLocation;
+use domain::shops::{FILE_GAZETTEER, FILE_LOCATIONS, is_shop};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use serde_json::json;
@@ -36,6 +39,8 @@ pub struct ImportSummary {
     pub collections: usize,
     pub prices: usize,
     pub inventory: usize,
+    /// Locations shown on the shop finder (physical, enabled, visible to shoppers).
+    pub shops: usize,
     pub content_items: usize,
     pub content_skipped: usize,
     pub requests: u64,
@@ -51,13 +56,14 @@ impl std::fmt::Display for ImportSummary {
         write!(
             f,
             "imported {} products ({} variants), {} categories, {} collections, {} prices, \
-             {} inventory items, {} content items",
+             {} inventory items, {} shops, {} content items",
             self.products,
             self.variants,
             self.categories,
             self.collections,
             self.prices,
             self.inventory,
+            self.shops,
             self.content_items
         )?;
         if self.content_skipped > 0 {
@@ -87,6 +93,8 @@ pub async fn import(
     opts: &ImportOptions,
 ) -> Result<ImportSummary, ImportError> {
     let started = Instant::now();
+    // Read (and checked) first: a bad gazetteer file fails before any request is made.
+    let gazetteer = locations::gazetteer(cfg.gazetteer.as_deref())?;
     let cache = ImportCache::new(&opts.cache_dir);
     let live = cache.live_generation();
     let staging = cache.begin()?;
@@ -97,14 +105,22 @@ pub async fn import(
     let catalog_client = CatalogClient::new(cfg)?;
     let content_client = ContentClient::new(cfg)?;
     let progress = progress_bar(opts.progress);
+    // The locations follow the catalog rather than run beside it: the catalog's first request
+    // (the store profile) checks the credentials, so a bad token fails on one request.
+    let catalog_and_locations = async {
+        let catalog = catalog::fetch_all(&catalog_client, cfg, &etags, &progress).await?;
+        let locations = locations::fetch_all(&catalog_client, &etags, &progress).await?;
+        Ok::<_, ImportError>((catalog, locations))
+    };
     let fetched = tokio::try_join!(
-        catalog::fetch_all(&catalog_client, cfg, &etags, &progress),
+        catalog_and_locations,
         content::fetch_all(&content_client, &etags, &progress),
     );
     progress.finish_and_clear();
-    let (catalog, content) = fetched?;
+    let ((catalog, locations), content) = fetched?;
     let export_dir = staging.export_dir();
     write_export(&export_dir, &catalog, &content)?;
+    write_shops(&export_dir, &locations, &gazetteer)?;
     etags.finish()?;
     validate(export_dir).await?;
     cache.publish(staging)?;
@@ -117,6 +133,7 @@ pub async fn import(
         collections: catalog.collections.len(),
         prices: catalog.prices.len(),
         inventory: catalog.inventory.len(),
+        shops: locations.iter().filter(|l| is_shop(l)).count(),
         content_items: content.by_market.values().map(Vec::len).sum(),
         content_skipped: content.skipped,
         requests: sum(|s| s.requests.load(Ordering::Relaxed)),
@@ -176,6 +193,14 @@ fn write_export(
         write_json(dir, &format!("content/{market}.json"), &page)?;
     }
     Ok(())
+}
+
+/// The shop finder's files: the platform's locations, and the gazetteer copied byte for byte
+/// (it is reference data, not fetched).
+fn write_shops(dir: &Path, locations: &[RawLocation], gazetteer: &[u8]) -> Result<(), ImportError> {
+    write_json(dir, FILE_LOCATIONS, &json!({ "data": locations }))?;
+    let path = dir.join(FILE_GAZETTEER);
+    std::fs::write(&path, gazetteer).map_err(|e| ImportError::io(&path, "write", e))
 }
 
 fn write_json(dir: &Path, file: &str, value: &impl Serialize) -> Result<(), ImportError> {

@@ -1,10 +1,12 @@
 //! `storefront import` against a local fake of both sources (fake_source): the mapping back to
 //! the sample export, paging, 429 with Retry-After, 500 then success, timeouts, truncated JSON,
-//! conditional requests (304), invalid data, and the per-item fetches.
+//! conditional requests (304), invalid data, the shop finder's shops (the Locations API and the
+//! services metafield) and gazetteer (bundled, or a file named in the environment), and the
+//! per-item fetches.
 
 mod fake_source;
 
-use domain::export::{RawInventoryItem, RawPriceRecord, RawProduct};
+use domain::export::{RawInventoryItem, RawLocation, RawPriceRecord, RawProduct};
 use fake_source::{FakeSource, Fault};
 use importer::{ImportConfig, ImportError, ImportOptions, ImportSummary};
 use serde_json::Value;
@@ -481,4 +483,231 @@ async fn per_item_fetches_return_the_mapped_export_types() {
         .await
         .unwrap();
     assert_eq!(footer[0]["_meta"]["deliveryKey"], "uk/footer");
+}
+
+#[tokio::test]
+async fn the_shops_come_from_the_locations_api_with_their_services_metafield() {
+    let fake = FakeSource::start().await;
+    fake.fail(
+        "/stores/abc123/v3/inventory/locations",
+        &[Fault::ServerError],
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let summary = run(&fake.env(), cache.path()).await.unwrap();
+
+    // The sample's locations field for field: the metafield's JSON array back in `services`, the
+    // platform's "" for no phone or email back to null, the API's extra fields left out.
+    let file = "catalog/locations.json";
+    assert_eq!(
+        by_id(
+            &as_export::<RawLocation>(&imported(cache.path(), file)),
+            "/id"
+        ),
+        by_id(&as_export::<RawLocation>(&sample(file)), "/id")
+    );
+    // The gazetteer is the bundled reference data, the sample's byte for byte.
+    let export = cache.path().join("export");
+    assert_eq!(
+        std::fs::read(export.join("gazetteer.json")).unwrap(),
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/sample/gazetteer.json")
+        )
+        .unwrap()
+    );
+    // The generator's loader accepts both: twelve shops (not the two warehouses) and the places.
+    let finder = generator::load::read_shops(&export).unwrap();
+    assert_eq!(finder.shops.len(), 12);
+    assert_eq!(summary.shops, 12);
+    let leeds = finder
+        .shops
+        .iter()
+        .find(|s| s.name == "Leeds Briggate")
+        .unwrap();
+    assert_eq!(
+        leeds.services.iter().map(|s| s.label).collect::<Vec<_>>(),
+        ["Click & collect", "In-store returns", "Alterations"]
+    );
+    assert_eq!(leeds.postcode, "LS1 6BG");
+    assert!(finder.places.len() > 400, "{}", finder.places.len());
+    assert!(summary.to_string().contains(", 12 shops, "), "{summary}");
+
+    // Paged like every list (14 locations at 10 a page, the 500 retried), and the services asked
+    // for by namespace and key.
+    let log = fake.log();
+    let targets = |prefix: &str| -> Vec<(String, u16)> {
+        log.iter()
+            .filter(|l| l.target.starts_with(prefix))
+            .map(|l| (l.target.clone(), l.status))
+            .collect()
+    };
+    assert_eq!(
+        targets("/stores/abc123/v3/inventory/locations?"),
+        [
+            (
+                "/stores/abc123/v3/inventory/locations?limit=10&page=1".into(),
+                500
+            ),
+            (
+                "/stores/abc123/v3/inventory/locations?limit=10&page=1".into(),
+                200
+            ),
+            (
+                "/stores/abc123/v3/inventory/locations?limit=10&page=2".into(),
+                200
+            ),
+        ]
+    );
+    let metafields = targets("/stores/abc123/v3/inventory/locations/metafields?");
+    assert_eq!(metafields.len(), 2, "{metafields:?}");
+    assert!(
+        metafields[0].0.starts_with(
+            "/stores/abc123/v3/inventory/locations/metafields?namespace=storefront&key=services&"
+        ),
+        "{metafields:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_bad_location_or_services_metafield_is_named_and_nothing_is_published() {
+    let fake = FakeSource::start().await;
+    let cache = tempfile::tempdir().unwrap();
+    run(&fake.env(), cache.path()).await.unwrap();
+    let before = snapshot(cache.path());
+    let original = fake_data_snapshot(&fake);
+
+    fn metafield(data: &mut fake_source::Data) -> &mut Value {
+        data.location_metafields
+            .iter_mut()
+            .find(|m| m["resource_id"] == 18 && m["key"] == "services")
+            .unwrap()
+    }
+    fn location(data: &mut fake_source::Data) -> &mut Value {
+        data.locations.iter_mut().find(|l| l["id"] == 18).unwrap()
+    }
+    /// A change to the source's locations or metafields, and the error it must cause.
+    type Case = (fn(&mut fake_source::Data), String);
+    let cases: Vec<Case> = vec![
+        (
+            (|d| metafield(d)["value"] = "click_and_collect, returns".into()),
+            format!(
+                "GET {}/stores/abc123/v3/inventory/locations/metafields?namespace=storefront&key=services&limit=10&page=1: \
+                 location 18: metafield storefront.services: \"click_and_collect, returns\" is not a JSON array of service codes",
+                fake.base
+            ),
+        ),
+        (
+            (|d| {
+                location(d)["address"]["geo_coordinates"]["latitude"] = "north".into()
+            }),
+            format!(
+                "GET {}/stores/abc123/v3/inventory/locations?limit=10&page=1: location 18: \
+                 address.geo_coordinates.latitude: invalid type: string \"north\", expected f64",
+                fake.base
+            ),
+        ),
+        (
+            (|d| {
+                let tuesday = &mut location(d)["operating_hours"]["tuesday"];
+                tuesday["opening"] = "18:00".into();
+                tuesday["closing"] = "09:00".into();
+            }),
+            "the imported export is invalid; the previous cache is kept:\n1 problem(s) in the export:\n  \
+             catalog/locations.json: location 18: operating_hours.tuesday.closing: 09:00 is not after the opening time 18:00"
+                .into(),
+        ),
+        (
+            (|d| metafield(d)["value"] = r#"["returns","valet_parking"]"#.into()),
+            "the imported export is invalid; the previous cache is kept:\n1 problem(s) in the export:\n  \
+             catalog/locations.json: location 18: services[1]: unknown service \"valet_parking\""
+                .into(),
+        ),
+    ];
+    for (break_it, expected) in cases {
+        fake.edit(|data| {
+            data.locations = original.0.clone();
+            data.location_metafields = original.1.clone();
+            break_it(data);
+        });
+        let err = run(&fake.env(), cache.path())
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with(&expected), "{err}\nexpected: {expected}");
+        assert_eq!(snapshot(cache.path()), before, "{expected}");
+        assert_eq!(imports_dirs(cache.path()).len(), 1, "{expected}");
+    }
+}
+
+/// The fake's locations and metafields, to put back between cases.
+fn fake_data_snapshot(fake: &FakeSource) -> (Vec<Value>, Vec<Value>) {
+    let mut out = (Vec::new(), Vec::new());
+    fake.edit(|data| out = (data.locations.clone(), data.location_metafields.clone()));
+    out
+}
+
+#[tokio::test]
+async fn the_gazetteer_can_be_replaced_and_a_bad_one_fails_before_any_request() {
+    let fake = FakeSource::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("content-cache");
+    let own = dir.path().join("places.json");
+    let places = r#"{"data": [{"name": "Leeds", "kind": "town", "country_code": "GB", "latitude": 53.8008, "longitude": -1.5491}]}"#;
+    std::fs::write(&own, places).unwrap();
+    let mut env = fake.env();
+    env.insert("STOREFRONT_GAZETTEER".into(), own.display().to_string());
+    run(&env, &cache).await.unwrap();
+    assert_eq!(
+        std::fs::read_to_string(cache.join("export/gazetteer.json")).unwrap(),
+        places
+    );
+    let before = snapshot(&cache);
+
+    std::fs::write(
+        &own,
+        r#"{"data": [{"name": "LS1", "kind": "postcode_district", "country_code": "GB", "latitude": 53.79, "longitude": -1.54}]}"#,
+    )
+    .unwrap();
+    fake.clear_log();
+    let err = run(&env, &cache).await.unwrap_err().to_string();
+    assert!(
+        err.starts_with(&format!(
+            "configuration: STOREFRONT_GAZETTEER: 1 problem(s) in the export:\n  {}: place LS1: name: the gazetteer has no postcode area LS",
+            own.display()
+        )),
+        "{err}"
+    );
+    let missing = dir.path().join("nowhere.json");
+    env.insert("STOREFRONT_GAZETTEER".into(), missing.display().to_string());
+    let err = run(&env, &cache).await.unwrap_err().to_string();
+    assert!(
+        err.starts_with(&format!(
+            "configuration: STOREFRONT_GAZETTEER: {}: No such file",
+            missing.display()
+        )),
+        "{err}"
+    );
+    assert!(fake.log().is_empty(), "no request was made");
+    assert_eq!(snapshot(&cache), before);
+}
+
+#[tokio::test]
+async fn a_platform_without_locations_imports_a_shop_finder_without_shops() {
+    let fake = FakeSource::start().await;
+    fake.edit(|data| data.locations.clear());
+    let cache = tempfile::tempdir().unwrap();
+    let summary = run(&fake.env(), cache.path()).await.unwrap();
+    assert_eq!(summary.shops, 0);
+    assert_eq!(
+        imported(cache.path(), "catalog/locations.json"),
+        serde_json::json!({ "data": [] })
+    );
+    assert!(
+        !fake
+            .log()
+            .iter()
+            .any(|l| l.target.contains("/locations/metafields")),
+        "no services are asked for when there is no location"
+    );
+    let finder = generator::load::read_shops(&cache.path().join("export")).unwrap();
+    assert!(finder.shops.is_empty());
 }

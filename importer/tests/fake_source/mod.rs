@@ -1,7 +1,9 @@
 //! A local stand-in for the two remote sources, serving the sample store (fixtures/sample) in the
 //! real APIs' shapes: the catalog API's `{data, meta: {pagination}}` pages with `X-Auth-Token`,
 //! and the delivery API's `/content/key/…`, `/content/id/…` and cursor-paged `/content/filter`.
-//! Every GET carries an ETag and answers 304 to a matching If-None-Match. Faults (429 with
+//! The shops are the Locations API's `/v3/inventory/locations` with their services as
+//! `storefront.services` metafields (`/v3/inventory/locations/metafields`), as the platform keeps
+//! them. Every GET carries an ETag and answers 304 to a matching If-None-Match. Faults (429 with
 //! Retry-After, 500, a slow answer, truncated JSON) are queued per path and logged requests let
 //! the tests see what the importer did. Shared with the CLI test in the root package's tests/.
 #![allow(dead_code)]
@@ -47,6 +49,10 @@ pub struct Data {
     pub price_lists: HashMap<u64, Vec<Value>>,
     pub price_list_assignments: Vec<Value>,
     pub inventory: Vec<Value>,
+    /// The Locations API's locations (no `services`: those are metafields).
+    pub locations: Vec<Value>,
+    /// Location metafields, `{id, namespace, key, value, resource_type, resource_id, …}`.
+    pub location_metafields: Vec<Value>,
     pub sort_orders: HashMap<u64, Vec<Value>>,
     pub content: Vec<Value>,
     /// Per virtual staging domain, the items whose unpublished version differs from `content`
@@ -336,6 +342,24 @@ fn catalog(data: &Data, path: &str, query: &HashMap<String, String>) -> Option<V
             ),
             query,
         ),
+        ["v3", "inventory", "locations"] => page(
+            filtered(&data.locations, "/id", ids(query, "location_id:in")),
+            query,
+        ),
+        ["v3", "inventory", "locations", "metafields"] => {
+            let wanted = |field: &str, item: &Value| {
+                query
+                    .get(field)
+                    .is_none_or(|w| item[field].as_str() == Some(w.as_str()))
+            };
+            let items = data
+                .location_metafields
+                .iter()
+                .filter(|m| wanted("namespace", m) && wanted("key", m))
+                .cloned()
+                .collect();
+            page(items, query)
+        }
         ["v3", "inventory", "items"] => page(
             filtered(
                 &data.inventory,
@@ -485,8 +509,11 @@ fn sample_data() -> Data {
         r["price_list_id"] = json!(list_id);
         price_lists.entry(list_id).or_default().push(r);
     }
+    let (locations, location_metafields) = sample_locations();
     let channels = list("catalog/channels.json");
     Data {
+        locations,
+        location_metafields,
         currency_assignments: channels
             .iter()
             .map(|c| json!({ "channel_id": c["id"], "default_currency": c["currencies"]["default_currency"],
@@ -520,4 +547,46 @@ fn sample_data() -> Data {
             .collect(),
         staging: HashMap::new(),
     }
+}
+
+/// The sample's locations as the Locations API serves them: the fields the export leaves out
+/// (`managed_by_external_source`, `special_hours`, timestamps) added, "" rather than null for an
+/// absent phone or email, and the services moved to a `storefront.services` metafield whose value
+/// is a JSON array, as the platform has no services field.
+fn sample_locations() -> (Vec<Value>, Vec<Value>) {
+    let mut metafields = Vec::new();
+    let locations = list("catalog/locations.json")
+        .into_iter()
+        .map(|mut l| {
+            let o = l.as_object_mut().unwrap();
+            let services = o.remove("services").unwrap_or(json!([]));
+            let id = o["id"].as_u64().unwrap();
+            if services.as_array().is_some_and(|s| !s.is_empty()) {
+                metafields.push(json!({
+                    "id": 7000 + id, "namespace": "storefront", "key": "services",
+                    "value": services.to_string(), "permission_set": "read",
+                    "resource_type": "location", "resource_id": id,
+                    "description": "Services shown on the shop finder",
+                    "date_created": "2025-01-06T09:00:00Z", "date_modified": "2025-01-06T09:00:00Z",
+                }));
+            }
+            o.insert("managed_by_external_source".into(), json!(false));
+            o.insert("special_hours".into(), json!([]));
+            o.insert("created_at".into(), json!("2025-01-06T09:00:00Z"));
+            o.insert("updated_at".into(), json!("2025-01-06T09:00:00Z"));
+            let address = o["address"].as_object_mut().unwrap();
+            for field in ["phone", "email"] {
+                if address[field].is_null() {
+                    address.insert(field.into(), json!(""));
+                }
+            }
+            l
+        })
+        .collect();
+    // Another namespace's metafield on a shop is not the import's business.
+    metafields.push(json!({
+        "id": 7999, "namespace": "pos", "key": "till_count", "value": "4",
+        "permission_set": "read", "resource_type": "location", "resource_id": 18,
+    }));
+    (locations, metafields)
 }
