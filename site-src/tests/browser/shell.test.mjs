@@ -434,6 +434,21 @@ describe('shell: the top bar, the phone header and the size guide (Find out more
         // The lengths with their codes.
         const codes = await dialog.locator('table').last().locator('tbody tr td:first-child').allInnerTexts();
         assert.deepEqual(codes, ['P', 'S', 'R', 'L']);
+        // The tables line up with the dialog's title, and one section follows the next closely
+        // (no page gutters or page section spacing inside the panel).
+        const layout = await dialog.evaluate((panel) => {
+          const left = (el) => el.getBoundingClientRect().left;
+          const headings = Array.from(panel.querySelectorAll('.size-guide__body h2'));
+          return {
+            title: left(panel.querySelector('.modal__title')),
+            heading: left(headings[0]),
+            table: left(panel.querySelector('.size-guide__body table')),
+            gap: headings[1].getBoundingClientRect().top - headings[0].parentElement.parentElement.getBoundingClientRect().bottom,
+          };
+        });
+        assert.equal(layout.heading, layout.title, JSON.stringify(layout));
+        assert.equal(layout.table, layout.title, JSON.stringify(layout));
+        assert.ok(layout.gap <= 40, JSON.stringify(layout));
         assert.equal(page.url(), before.url, 'the page did not move to the guide');
         assert.equal(await page.evaluate(() => window.scrollY), before.y);
         assert.deepEqual(await axeViolationsInPage(page), []);
