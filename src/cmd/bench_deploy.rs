@@ -18,8 +18,6 @@ use storefront::deploy::fake::FakeNetlify;
 use storefront::deploy::files::{DeployFiles, ManifestFiles, SiteFiles, generated_files};
 use storefront::deploy::{DeployConfig, DeployHandle, DeployRecord, run::deploy_once};
 use storefront::netlify::NetlifyConfig;
-use storefront::rebuild::source::LocalExport;
-use storefront::rebuild::{Daemon, Timing};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -74,16 +72,7 @@ pub fn run(args: Args) -> Result<()> {
     };
     let netlify = NetlifyConfig::load(&args.netlify)?;
     let started = Instant::now();
-    let daemon = Daemon::start(
-        opts,
-        Box::new(LocalExport::new(export.clone())),
-        // No compaction during the measurement: it would compete for the two cores.
-        Timing {
-            compact_after: Duration::from_secs(3600),
-            ..Timing::default()
-        },
-        Box::new(|_| {}),
-    )?;
+    let daemon = super::bench_webhook::start_daemon_without_compaction(opts, &export)?;
     println!(
         "{} products: daemon up (first build) in {:.1} s",
         args.products,

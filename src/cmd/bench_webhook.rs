@@ -136,6 +136,20 @@ pub fn about_us_titled(export: &Path, title: &str) -> Result<Vec<u8>> {
 pub const ABOUT_US_FILE: &str = "content/uk.json";
 pub const ABOUT_US_ITEM: &str = "uk-about-us";
 
+/// The rebuild daemon over `export` as the benchmarks run it: no compaction during the
+/// measurement (it would compete for the two cores), and nothing done after each rebuild.
+pub fn start_daemon_without_compaction(opts: BuildOptions, export: &Path) -> Result<Daemon> {
+    Daemon::start(
+        opts,
+        Box::new(LocalExport::new(export.to_path_buf())),
+        Timing {
+            compact_after: Duration::from_secs(3600),
+            ..Timing::default()
+        },
+        Box::new(|_| {}),
+    )
+}
+
 pub fn run(args: Args) -> Result<()> {
     let started = Instant::now();
     let export = synthetic_export(&args.dir, args.products)?;
@@ -153,16 +167,7 @@ pub fn run(args: Args) -> Result<()> {
         progress: false,
     };
     let started = Instant::now();
-    let daemon = Daemon::start(
-        opts,
-        Box::new(LocalExport::new(export.clone())),
-        // No compaction during the measurement: it would compete for the two cores.
-        Timing {
-            compact_after: Duration::from_secs(3600),
-            ..Timing::default()
-        },
-        Box::new(|_| {}),
-    )?;
+    let daemon = start_daemon_without_compaction(opts, &export)?;
     println!(
         "daemon up (first build) in {:.1}s",
         started.elapsed().as_secs_f64()
