@@ -2,7 +2,7 @@
 //! valid UTF-8, a JSON object, no duplicate keys, no client-supplied price/total/discount fields,
 //! and reports the exact field path when the body does not match `T`.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
@@ -80,20 +80,15 @@ pub fn is_json_content_type(value: &str) -> bool {
 
 pub fn unsupported_media_type() -> ApiError {
     ApiError::new(
-        StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        "unsupported_media_type",
+        ErrorCode::UnsupportedMediaType,
         "content-type: must be application/json",
     )
     .with_field("content-type", "must be application/json")
 }
 
 pub fn too_large() -> ApiError {
-    ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "payload_too_large",
-        "body: is too large",
-    )
-    .with_field("body", "is too large")
+    ApiError::new(ErrorCode::PayloadTooLarge, "body: is too large")
+        .with_field("body", "is too large")
 }
 
 /// Parses a body into `T` with every check above. Public so the rules can be unit-tested.

@@ -102,13 +102,7 @@ pub fn app(state: AppState) -> Router {
         // Only on routes and methods they take: a method no route takes is a 405, whatever
         // its body, before the CSRF and content-type rules could answer 403 or 415.
         .route_layer(axum::middleware::from_fn_with_state(rules, security::csrf))
-        .fallback(|| async {
-            error::ApiError::new(
-                axum::http::StatusCode::NOT_FOUND,
-                "no_route",
-                "No such endpoint",
-            )
-        })
+        .fallback(|| async { error::ApiError::new(error::ErrorCode::NoRoute, "No such endpoint") })
         .with_state(state.clone())
         // Two limits: axum's extractor limit (what `StrictJson` reads) and tower-http's, which also
         // refuses an honest Content-Length before any byte is read.

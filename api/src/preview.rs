@@ -4,7 +4,7 @@
 //! cookie and the editor is redirected to `/`; the preview bar island reads the cookie (so it is
 //! not HttpOnly) and Exit Preview deletes it. Preview responses are never cached.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::session::{secure_cookies, set_cookie};
 use crate::state::AppState;
 use axum::extract::{Query, State};
@@ -30,12 +30,10 @@ pub fn check_staging_domain(domain: &str, suffix: &str) -> Result<(), ApiError> 
     if host_chars && own_label && domain.len() <= 253 && !suffix.is_empty() {
         Ok(())
     } else {
-        Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid_staging_domain",
-            INVALID_STAGING_DOMAIN,
+        Err(
+            ApiError::new(ErrorCode::InvalidStagingDomain, INVALID_STAGING_DOMAIN)
+                .with_field("ampl_domain", INVALID_STAGING_DOMAIN),
         )
-        .with_field("ampl_domain", INVALID_STAGING_DOMAIN))
     }
 }
 
@@ -65,8 +63,7 @@ async fn start(
     if !timestamp.bytes().all(|b| b.is_ascii_digit()) || timestamp.len() > 16 {
         return no_store(
             ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "validation",
+                ErrorCode::Validation,
                 "ampl_timestamp must be a time in epoch milliseconds",
             )
             .with_field("ampl_timestamp", "must be a number of milliseconds")

@@ -2,7 +2,7 @@
 //! Origin), the JSON content-type rule for state-changing calls, the sign-in throttle, and the
 //! operator endpoints' bearer token.
 
-use crate::error::{ApiError, ErrorBody, ErrorDetail, Explained, InternalFault, copy};
+use crate::error::{ApiError, ErrorBody, ErrorCode, ErrorDetail, Explained, InternalFault, copy};
 use crate::json::{is_json_content_type, too_large, unsupported_media_type};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -23,11 +23,7 @@ pub fn require_admin(admin_token: Option<&str>, headers: &HeaderMap) -> Result<(
         .and_then(|h| h.strip_prefix("Bearer "));
     crate::webhooks::signature::verify_secret_header(admin_token, token).map_err(|e| {
         tracing::warn!(reason = %e, "operator endpoint refused");
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "A valid admin token is required",
-        )
+        ApiError::new(ErrorCode::Unauthorized, "A valid admin token is required")
     })
 }
 
@@ -68,7 +64,7 @@ pub async fn request_id(mut req: Request, next: Next) -> Response {
         span.in_scope(|| tracing::error!(%status, cause = %cause, "request failed"));
         let body = ErrorBody {
             error: ErrorDetail {
-                code: "internal",
+                code: ErrorCode::Internal,
                 message: copy::INTERNAL.into(),
                 fields: Default::default(),
                 request_id: Some(id.clone()),
@@ -101,13 +97,9 @@ pub async fn json_errors_for_bare_answers(req: Request, next: Next) -> Response 
     // by the HTTP layer's bare answer at a far larger size.
     let uri_len = req.uri().path_and_query().map_or(0, |pq| pq.as_str().len());
     if uri_len > MAX_URI_BYTES {
-        return ApiError::new(
-            StatusCode::URI_TOO_LONG,
-            "uri_too_long",
-            "The address is too long",
-        )
-        .with_field("url", format!("must be at most {MAX_URI_BYTES} bytes"))
-        .into_response();
+        return ApiError::new(ErrorCode::UriTooLong, "The address is too long")
+            .with_field("url", format!("must be at most {MAX_URI_BYTES} bytes"))
+            .into_response();
     }
     let res = next.run(req).await;
     if is_json_response(res.headers()) {
@@ -121,12 +113,7 @@ pub async fn json_errors_for_bare_answers(req: Request, next: Next) -> Response 
                 Some(methods) => format!("This endpoint takes {methods} only"),
                 None => "This endpoint does not take this method".to_string(),
             };
-            let mut answer = ApiError::new(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "method_not_allowed",
-                message,
-            )
-            .into_response();
+            let mut answer = ApiError::new(ErrorCode::MethodNotAllowed, message).into_response();
             if let Some(allow) = allow {
                 answer.headers_mut().insert(header::ALLOW, allow);
             }
@@ -271,12 +258,8 @@ impl CsrfRules {
 
 fn check_origin(headers: &HeaderMap, trusted: &[String]) -> Result<(), ApiError> {
     let forbidden = |why: &str| {
-        ApiError::new(
-            StatusCode::FORBIDDEN,
-            "cross_site_request",
-            format!("origin: {why}"),
-        )
-        .with_field("origin", why)
+        ApiError::new(ErrorCode::CrossSiteRequest, format!("origin: {why}"))
+            .with_field("origin", why)
     };
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
     if let Some(o) = origin

@@ -12,7 +12,7 @@ pub mod reset;
 
 use crate::account;
 use crate::cart;
-use crate::error::{ApiError, ApiResult, copy};
+use crate::error::{ApiError, ApiResult, ErrorCode, copy};
 use crate::fields::normalise_email;
 use crate::json::StrictJson;
 use crate::session::{self, CookieJar, Shopper, end_session_cookies, start_session};
@@ -239,12 +239,10 @@ async fn login(
         for key in [&pair_key, &ip_key, &account_key] {
             limiter.hit(key, window, now);
         }
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "invalid_credentials",
-            copy::BAD_CREDENTIALS,
-        )
-        .with_field("password", copy::WRONG_PASSWORD));
+        return Err(
+            ApiError::new(ErrorCode::InvalidCredentials, copy::BAD_CREDENTIALS)
+                .with_field("password", copy::WRONG_PASSWORD),
+        );
     };
     limiter.reset(&pair_key);
     let tx = state.db().write().await?;

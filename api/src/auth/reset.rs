@@ -5,7 +5,7 @@
 use super::Accepted;
 use super::registration::password_problem;
 use crate::account;
-use crate::error::{ApiError, ApiResult, copy};
+use crate::error::{ApiError, ApiResult, ErrorCode, copy};
 use crate::fields::{is_email, normalise_email};
 use crate::json::StrictJson;
 use crate::mail::{Letterhead, message};
@@ -114,12 +114,8 @@ async fn request_reset(
 }
 
 pub(super) fn invalid_link() -> ApiError {
-    ApiError::new(
-        StatusCode::BAD_REQUEST,
-        "invalid_token",
-        copy::INVALID_RESET_LINK,
-    )
-    .with_field("token", copy::INVALID_RESET_LINK)
+    ApiError::new(ErrorCode::InvalidToken, copy::INVALID_RESET_LINK)
+        .with_field("token", copy::INVALID_RESET_LINK)
 }
 
 pub(super) fn check_token_shape(token: &str) -> ApiResult<()> {

@@ -7,14 +7,14 @@
 
 use super::orders;
 use super::payment::{self, OrderPayment};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::mail::Kind;
 use crate::session::is_token;
 use crate::state::AppState;
 use crate::strict_query::StrictQuery;
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -122,8 +122,7 @@ pub struct TransitionResult {
 
 fn illegal(from: &str, action: &str) -> ApiError {
     ApiError::new(
-        StatusCode::CONFLICT,
-        "illegal_transition",
+        ErrorCode::IllegalTransition,
         format!("An order that is {from} cannot be {action}"),
     )
 }
@@ -131,7 +130,7 @@ fn illegal(from: &str, action: &str) -> ApiError {
 fn provider_failed(e: crate::payments::ProviderError) -> ApiError {
     tracing::warn!(error = %e, "operator payment action");
     ApiError::Upstream {
-        code: "payment_provider_unavailable",
+        code: ErrorCode::PaymentProviderUnavailable,
         message: "The payment provider did not confirm the action; nothing was changed.".into(),
     }
 }
@@ -250,16 +249,11 @@ async fn void(state: &AppState, order: &OrderPayment) -> ApiResult<()> {
 
 async fn refund(state: &AppState, order: &OrderPayment) -> ApiResult<()> {
     let psp = order.payment_reference.as_deref().ok_or_else(|| {
-        ApiError::new(
-            StatusCode::CONFLICT,
-            "no_payment",
-            "This order has no payment to refund",
-        )
+        ApiError::new(ErrorCode::NoPayment, "This order has no payment to refund")
     })?;
     let provider = state.provider().ok_or_else(|| {
         ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "payments_not_configured",
+            ErrorCode::PaymentsNotConfigured,
             "No payment provider is configured to refund with",
         )
     })?;

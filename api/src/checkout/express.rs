@@ -10,7 +10,7 @@ use super::orders;
 use super::shipping::{self, ShippingOption};
 use crate::bag::{PricedBag, priced_bag};
 use crate::cart::{self, CartRow, MERCHANT_COUNTRY};
-use crate::error::{ApiError, ApiResult, copy};
+use crate::error::{ApiError, ApiResult, ErrorCode, copy};
 use crate::json::StrictJson;
 use crate::payments::client as provider;
 use crate::session::{CookieJar, Shopper, is_token};
@@ -150,19 +150,15 @@ pub struct ExpressOrder {
 fn payments(state: &AppState) -> ApiResult<&provider::Client> {
     state.payments().ok_or_else(|| {
         ApiError::new(
-            StatusCode::CONFLICT,
-            "express_checkout_disabled",
+            ErrorCode::ExpressCheckoutDisabled,
             "Express checkout is not enabled on this shop",
         )
     })
 }
 
-fn unprocessable(code: &'static str, message: &'static str, field: &str) -> ApiError {
-    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message).with_field(field, message)
-}
-
-fn conflict(code: &'static str, message: &'static str) -> ApiError {
-    ApiError::new(StatusCode::CONFLICT, code, message)
+/// A refusal about one field, whose message is also that field's (the wallet sheet shows it there).
+fn refused_field(code: ErrorCode, message: &'static str, field: &str) -> ApiError {
+    ApiError::new(code, message).with_field(field, message)
 }
 
 /// One express checkout row, opened for the shopper whose cart it belongs to.
@@ -226,8 +222,8 @@ fn require_open(checkout: &Checkout) -> ApiResult<()> {
     if checkout.state == "open" {
         Ok(())
     } else {
-        Err(conflict(
-            "checkout_closed",
+        Err(ApiError::new(
+            ErrorCode::CheckoutClosed,
             "This checkout is already being paid or has been ordered",
         ))
     }
@@ -244,7 +240,7 @@ async fn bag_in_stock(
 ) -> ApiResult<PricedBag> {
     let bag = priced_bag(conn, state, market, &cart.id).await?;
     if bag.lines.is_empty() {
-        return Err(conflict("cart_empty", copy::EMPTY_BAG));
+        return Err(ApiError::new(ErrorCode::CartEmpty, copy::EMPTY_BAG));
     }
     let ids = bag.variant_ids();
     let stock = crate::stock::availability(conn, state, market, &ids).await?;
@@ -291,8 +287,8 @@ fn destination(market: &Market, raw: &str, field: &str) -> ApiResult<String> {
     let country = shipping::country_code(raw)
         .ok_or_else(|| ApiError::field(field, "must be a two-letter country code"))?;
     if !shipping::country_allowed(market, &country) {
-        return Err(unprocessable(
-            "shipping_country_not_allowed",
+        return Err(refused_field(
+            ErrorCode::ShippingCountryNotAllowed,
             copy::UK_ONLY,
             field,
         ));
@@ -396,7 +392,7 @@ async fn merchant_session(
 
 fn upstream_error(e: crate::payments::ProviderError) -> ApiError {
     ApiError::Upstream {
-        code: "payment_provider_unavailable",
+        code: ErrorCode::PaymentProviderUnavailable,
         message: format!("The payment provider failed: {e}"),
     }
 }
@@ -433,8 +429,8 @@ async fn shipping_contact(
     let bag = priced_bag(&mut tx, &state, market, &checkout.cart.id).await?;
     let options = shipping::options_for(&mut tx, &state, market, &country, &bag).await?;
     let Some(first) = options.first().cloned() else {
-        return Err(unprocessable(
-            "address_unserviceable",
+        return Err(refused_field(
+            ErrorCode::AddressUnserviceable,
             copy::UNSERVICEABLE,
             "country_code",
         ));
@@ -474,7 +470,12 @@ fn consignment_country(checkout: &Checkout) -> ApiResult<String> {
         .as_ref()
         .and_then(|c| c["country_code"].as_str())
         .map(str::to_string)
-        .ok_or_else(|| conflict("no_shipping_contact", "Choose a shipping address first"))
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NoShippingContact,
+                "Choose a shipping address first",
+            )
+        })
 }
 
 /// Shipping method chosen: it must be one of the options the consignment allows; the answer is
@@ -655,8 +656,8 @@ async fn authorize(
         .and_then(|id| options.iter().find(|o| o.id == id))
         .cloned()
     else {
-        return Err(unprocessable(
-            "address_unserviceable",
+        return Err(refused_field(
+            ErrorCode::AddressUnserviceable,
             copy::UNSERVICEABLE,
             "shipping_contact.country_code",
         ));
@@ -764,8 +765,7 @@ async fn authorize(
             tx.commit().await?;
             state.refresh_stock(&variants).await;
             Err(ApiError::new(
-                StatusCode::PAYMENT_REQUIRED,
-                "payment_failed",
+                ErrorCode::PaymentFailed,
                 copy::PAYMENT_FAILED,
             ))
         }

@@ -6,7 +6,7 @@
 
 use crate::account::address::AddressInput;
 use crate::bag::{LineOption, PricedBag, PricedLine, decimal, extended, minor_units};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::mail::message::{Kind, Letterhead, OrderLine, OrderSummary};
 use crate::session::Shopper;
 use crate::state::AppState;
@@ -720,8 +720,7 @@ pub async fn guest_order(
     let row = owned_order(conn, shopper, checkout_id, order_id).await?;
     if row.customer_id.is_some() {
         return Err(ApiError::new(
-            axum::http::StatusCode::CONFLICT,
-            "order_has_account",
+            ErrorCode::OrderHasAccount,
             "This order already belongs to an account.",
         ));
     }

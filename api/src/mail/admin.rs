@@ -3,13 +3,13 @@
 //! themselves with the reason of the last failure, and a retry of a dead letter.
 
 use super::outbox::{self, OutboxEntry, STATES};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::security::require_admin;
 use crate::session::is_token;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
@@ -129,8 +129,7 @@ async fn retry(
     match outbox::retry(state.db(), &id, state.now()).await? {
         None => Err(ApiError::not_found()),
         Some(false) => Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "not_failed",
+            ErrorCode::NotFailed,
             "Only a failed message can be retried; this one is pending or sent",
         )),
         Some(true) => Ok(Json(Retried {

@@ -12,13 +12,12 @@ pub use config::PromotionsConfig;
 
 use crate::bag::{self, Grant, PricedLine, fingerprint, priced_lines};
 use crate::cart::{self, CartRow, CartView, render_after_commit};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::json::StrictJson;
 use crate::session::Shopper;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
 use client::{AdditionalCost, CartItem, CartItemAttributes, CustomerSession, Effect};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -92,15 +91,14 @@ pub struct SyncPromotions {}
 
 fn disabled() -> ApiError {
     ApiError::new(
-        StatusCode::CONFLICT,
-        "promotions_disabled",
+        ErrorCode::PromotionsDisabled,
         "Promotions are not enabled on this shop",
     )
 }
 
 fn upstream(e: client::PromotionsError) -> ApiError {
     ApiError::Upstream {
-        code: "promotions_unavailable",
+        code: ErrorCode::PromotionsUnavailable,
         message: format!("The promotions service failed: {e}"),
     }
 }

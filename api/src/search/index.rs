@@ -2,9 +2,8 @@
 //! publishes a new one, and the popular-search counts.
 
 use super::popular::Popular;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use ::search::{LiveIndex, MarketIndex};
-use axum::http::StatusCode;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -27,8 +26,7 @@ impl SearchService {
         self.indexes[market.index()].get().map_err(|e| {
             tracing::warn!(error = %e, market = market.code, "search index unavailable");
             ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "search_unavailable",
+                ErrorCode::SearchUnavailable,
                 "Search is not available right now. Please try again shortly.",
             )
         })

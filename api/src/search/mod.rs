@@ -6,13 +6,12 @@
 pub mod index;
 pub mod popular;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::session::Shopper;
 use crate::state::AppState;
 use ::search::{ParamError, SearchHit, Sort};
 use axum::Json;
 use axum::extract::{RawQuery, State};
-use axum::http::StatusCode;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -193,13 +192,9 @@ async fn listing(
             } else {
                 index.listing.collection(id)
             };
-            members.map(<[usize]>::to_vec).ok_or_else(|| {
-                ApiError::new(
-                    StatusCode::NOT_FOUND,
-                    "not_found",
-                    format!("No such {kind}"),
-                )
-            })?
+            members
+                .map(<[usize]>::to_vec)
+                .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("No such {kind}")))?
         }
     };
     let page = index

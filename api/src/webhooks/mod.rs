@@ -12,7 +12,7 @@ pub mod sink;
 
 pub use sink::{ChangeSink, Origin, Webhooks};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::state::AppState;
 use axum::Json;
 use axum::Router;
@@ -45,8 +45,7 @@ pub fn router(state: AppState) -> Router {
 fn unauthorized(why: &signature::SignatureError, origin: Origin) -> ApiError {
     tracing::warn!(?origin, reason = %why, "webhook refused");
     ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "bad_signature",
+        ErrorCode::BadSignature,
         "The webhook could not be authenticated",
     )
 }
@@ -56,8 +55,7 @@ fn unauthorized(why: &signature::SignatureError, origin: Origin) -> ApiError {
 /// is a deployment mistake, not the sender's, and not a fault of this server (never a 500).
 fn no_daemon() -> ApiError {
     ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "no_rebuild_daemon",
+        ErrorCode::NoRebuildDaemon,
         "This server does not rebuild the site: webhooks need `storefront serve` (or `storefront dev`); `storefront api` alone serves the shopper API only",
     )
 }
@@ -87,8 +85,7 @@ async fn catalog(State(state): State<AppState>, headers: HeaderMap, body: Bytes)
 pub fn parse_changes(origin: Origin, body: &[u8]) -> Result<Vec<Change>, ApiError> {
     let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| {
         ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid_json",
+            ErrorCode::InvalidJson,
             format!("the webhook body is not JSON: {e}"),
         )
     })?;
@@ -97,12 +94,7 @@ pub fn parse_changes(origin: Origin, body: &[u8]) -> Result<Vec<Change>, ApiErro
         Origin::Catalog => events::catalog_changes,
     };
     changes_of(&value).map_err(|e| {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "validation",
-            e.to_string(),
-        )
-        .with_field(e.field, e.why)
+        ApiError::new(ErrorCode::WebhookValidation, e.to_string()).with_field(e.field, e.why)
     })
 }
 

@@ -14,7 +14,7 @@ use super::shipping;
 use crate::account::address::{AddressInput, find_address, insert_address, validate_address};
 use crate::bag::priced_bag;
 use crate::cart;
-use crate::error::{ApiError, ApiResult, copy};
+use crate::error::{ApiError, ApiResult, ErrorCode, copy};
 use crate::json::StrictJson;
 use crate::session::Shopper;
 use crate::state::AppState;
@@ -117,11 +117,7 @@ async fn start(
     let cart = cart::require_cart(&mut tx, state.db(), &shopper, &cart_key, true).await?;
     let reduced = cart::reduce_to_stock(&mut tx, &state, market, &cart).await?;
     if cart::item_count(&mut tx, &cart.id).await? == 0 {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "cart_empty",
-            copy::EMPTY_BAG,
-        ));
+        return Err(ApiError::new(ErrorCode::CartEmpty, copy::EMPTY_BAG));
     }
     let account_email = match shopper.customer_id.as_deref() {
         Some(customer) => Some(
@@ -179,8 +175,7 @@ async fn set_email(
     }
     if shopper.customer_id.is_some() {
         return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "signed_in",
+            ErrorCode::SignedIn,
             "You are signed in: the order uses your account's email.",
         )
         .with_field("email", "is your account's email"));
@@ -262,23 +257,17 @@ async fn set_consignment(
         } else {
             "We do not deliver to this country from this store"
         };
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "shipping_country_not_allowed",
-            message,
-        )
-        .with_field("address.country_code", message));
+        return Err(ApiError::new(ErrorCode::ShippingCountryNotAllowed, message)
+            .with_field("address.country_code", message));
     }
     let bag = priced_bag(&mut tx, &state, market, &opened.cart.id).await?;
     let options =
         shipping::options_for(&mut tx, &state, market, &address.country_code, &bag).await?;
     if options.is_empty() {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "address_unserviceable",
-            copy::UNSERVICEABLE,
-        )
-        .with_field("address", copy::UNSERVICEABLE));
+        return Err(
+            ApiError::new(ErrorCode::AddressUnserviceable, copy::UNSERVICEABLE)
+                .with_field("address", copy::UNSERVICEABLE),
+        );
     }
     let kept = opened
         .row
@@ -296,8 +285,7 @@ async fn set_consignment(
 /// A step that needs the delivery address, before there is one.
 fn no_consignment() -> ApiError {
     let message = "Enter a delivery address first";
-    ApiError::new(StatusCode::CONFLICT, "no_consignment", message)
-        .with_field("consignment", message)
+    ApiError::new(ErrorCode::NoConsignment, message).with_field("consignment", message)
 }
 
 /// One of the options listed for the delivery address.

@@ -14,7 +14,7 @@ use crate::checkout::orders;
 use crate::checkout::payment::{self, OrderPayment, PaymentRequest, Settled};
 use crate::checkout::shipping;
 use crate::checkout::throttle;
-use crate::error::{ApiError, ApiResult, copy};
+use crate::error::{ApiError, ApiResult, ErrorCode, copy};
 use crate::json::StrictJson;
 use crate::session::{CookieJar, Shopper, is_token};
 use crate::state::AppState;
@@ -131,8 +131,7 @@ pub(super) fn provider(
 ) -> ApiResult<std::sync::Arc<dyn crate::payments::Provider>> {
     state.provider().cloned().ok_or_else(|| {
         ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "payments_not_configured",
+            ErrorCode::PaymentsNotConfigured,
             "Payments are not available on this shop right now.",
         )
     })
@@ -140,7 +139,7 @@ pub(super) fn provider(
 
 pub(super) fn provider_unavailable() -> ApiError {
     ApiError::Upstream {
-        code: "payment_provider_unavailable",
+        code: ErrorCode::PaymentProviderUnavailable,
         message: PROVIDER_UNAVAILABLE.into(),
     }
 }
@@ -217,7 +216,7 @@ async fn payment_methods(
 
 fn incomplete(fields: Vec<(&str, &str)>) -> ApiError {
     let message = "Please complete the checkout first";
-    let mut e = ApiError::new(StatusCode::CONFLICT, "checkout_incomplete", message);
+    let mut e = ApiError::new(ErrorCode::CheckoutIncomplete, message);
     for (field, why) in fields {
         e = e.with_field(field, why);
     }
@@ -288,8 +287,7 @@ fn placed(
             Ok((StatusCode::ACCEPTED, jar.into_headers(), Json(body)).into_response())
         }
         Settled::Refused { reason } => Err(ApiError::new(
-            StatusCode::PAYMENT_REQUIRED,
-            "payment_failed",
+            ErrorCode::PaymentFailed,
             copy::PAYMENT_FAILED,
         )
         .with_field("payment", reason)),
@@ -430,11 +428,7 @@ async fn place_order(
         .ok_or_else(|| incomplete(vec![("billing_address", copy::BILLING_REQUIRED)]))?;
     let bag = priced_bag(&mut tx, &state, &market, &opened.cart.id).await?;
     if bag.lines.is_empty() {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "cart_empty",
-            copy::EMPTY_BAG,
-        ));
+        return Err(ApiError::new(ErrorCode::CartEmpty, copy::EMPTY_BAG));
     }
     let options =
         shipping::options_for(&mut tx, &state, &market, &address.country_code, &bag).await?;
@@ -591,8 +585,7 @@ async fn again(
     };
     if settled == Settled::Unknown && order.payment_reference.is_some() {
         return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "payment_in_progress",
+            ErrorCode::PaymentInProgress,
             PAYMENT_IN_PROGRESS,
         ));
     }
@@ -635,8 +628,7 @@ async fn payment_details(
     let settled = payment::refresh(&state, &order).await?;
     if settled == Settled::Unknown {
         return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "payment_in_progress",
+            ErrorCode::PaymentInProgress,
             PAYMENT_IN_PROGRESS,
         ));
     }
@@ -690,8 +682,7 @@ async fn account_from_order(
             .await?;
     let Some(customer) = created else {
         return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "account_exists",
+            ErrorCode::AccountExists,
             "An account already exists for the email you used to checkout. Please reset your password.",
         ));
     };
