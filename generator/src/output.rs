@@ -440,13 +440,6 @@ impl NewGeneration {
         std::fs::write(&path, bytes).map_err(io_err(&path, "write"))
     }
 
-    pub fn copy_from(&self, rel: &str, source: &Path) -> Result<(), IoError> {
-        let path = self.target(rel)?;
-        std::fs::copy(source, &path)
-            .map(|_| ())
-            .map_err(io_err(source, "copy"))
-    }
-
     /// Carries an unchanged file over from the live tree without writing it again.
     pub fn link_from(&self, rel: &str, live: &LiveTree) -> Result<(), IoError> {
         let path = self.target(rel)?;

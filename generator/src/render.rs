@@ -281,6 +281,10 @@ fn length(value: Value) -> Result<usize, Error> {
 
 /// `sized(url, width)`: `url` resized by the media host to `width` pixels wide (fmt=auto, qlt=default).
 pub fn sized(url: String, width: u32) -> String {
+    sized_url(&url, width)
+}
+
+fn sized_url(url: &str, width: u32) -> String {
     let sep = if url.contains('?') { '&' } else { '?' };
     format!("{url}{sep}w={width}&fmt=auto&qlt=default")
 }
@@ -289,7 +293,7 @@ pub fn sized(url: String, width: u32) -> String {
 pub fn srcset(url: String, widths: Vec<u32>) -> String {
     widths
         .iter()
-        .map(|&w| format!("{} {w}w", sized(url.clone(), w)))
+        .map(|&w| format!("{} {w}w", sized_url(&url, w)))
         .collect::<Vec<_>>()
         .join(", ")
 }

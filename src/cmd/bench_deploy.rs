@@ -7,7 +7,6 @@ use anyhow::{Context, Result, bail};
 use api::webhooks::events::Change;
 use api::webhooks::{ChangeSink, Origin};
 use clap::Args as ClapArgs;
-use generator::BuildOptions;
 use generator::output::OutputDirs;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -58,21 +57,18 @@ async fn deployed(handle: &DeployHandle, ok: usize) -> Result<DeployRecord> {
 
 pub fn run(args: Args) -> Result<()> {
     let export = super::bench_webhook::synthetic_export(&args.dir, args.products)?;
-    let opts = BuildOptions {
-        export_dir: export.clone(),
-        templates_dir: args.templates.clone(),
-        bundles_dir: args.bundles.clone(),
-        public_dir: args.dir.join("public"),
-        cache_dir: args.dir.join("cache"),
-        progress: false,
-    };
     let dirs = || OutputDirs {
         public: args.dir.join("public"),
         cache: args.dir.join("cache"),
     };
     let netlify = NetlifyConfig::load(&args.netlify)?;
     let started = Instant::now();
-    let daemon = super::bench_webhook::start_daemon_without_compaction(opts, &export)?;
+    let daemon = super::bench_webhook::start_daemon_without_compaction(
+        &export,
+        &args.templates,
+        &args.bundles,
+        &args.dir,
+    )?;
     println!(
         "{} products: daemon up (first build) in {:.1} s",
         args.products,

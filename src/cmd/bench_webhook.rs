@@ -136,9 +136,23 @@ pub fn about_us_titled(export: &Path, title: &str) -> Result<Vec<u8>> {
 pub const ABOUT_US_FILE: &str = "content/uk.json";
 pub const ABOUT_US_ITEM: &str = "uk-about-us";
 
-/// The rebuild daemon over `export` as the benchmarks run it: no compaction during the
-/// measurement (it would compete for the two cores), and nothing done after each rebuild.
-pub fn start_daemon_without_compaction(opts: BuildOptions, export: &Path) -> Result<Daemon> {
+/// The rebuild daemon over `export` as the benchmarks run it, building into `dir`'s `public` and
+/// `cache`: no compaction during the measurement (it would compete for the two cores), and
+/// nothing done after each rebuild.
+pub fn start_daemon_without_compaction(
+    export: &Path,
+    templates: &Path,
+    bundles: &Path,
+    dir: &Path,
+) -> Result<Daemon> {
+    let opts = BuildOptions {
+        export_dir: export.to_path_buf(),
+        templates_dir: templates.to_path_buf(),
+        bundles_dir: bundles.to_path_buf(),
+        public_dir: dir.join("public"),
+        cache_dir: dir.join("cache"),
+        progress: false,
+    };
     Daemon::start(
         opts,
         Box::new(LocalExport::new(export.to_path_buf())),
@@ -158,16 +172,9 @@ pub fn run(args: Args) -> Result<()> {
         args.products,
         started.elapsed().as_secs_f64()
     );
-    let opts = BuildOptions {
-        export_dir: export.clone(),
-        templates_dir: args.templates.clone(),
-        bundles_dir: args.bundles.clone(),
-        public_dir: args.dir.join("public"),
-        cache_dir: args.dir.join("cache"),
-        progress: false,
-    };
     let started = Instant::now();
-    let daemon = start_daemon_without_compaction(opts, &export)?;
+    let daemon =
+        start_daemon_without_compaction(&export, &args.templates, &args.bundles, &args.dir)?;
     println!(
         "daemon up (first build) in {:.1}s",
         started.elapsed().as_secs_f64()
