@@ -183,6 +183,8 @@ struct Worker {
     preview_code: PreviewCode,
     on_rebuilt: OnRebuilt,
     next_id: u64,
+    /// The last rebuild failed: the next save is built even if its files match the model.
+    last_failed: bool,
     deploys: Arc<OnceLock<crate::deploy::DeployHandle>>,
 }
 
@@ -253,6 +255,7 @@ impl Daemon {
             preview_code: self.preview_code.clone(),
             on_rebuilt,
             next_id,
+            last_failed: false,
             deploys: self.deploys.clone(),
         }
     }
@@ -461,7 +464,11 @@ impl Worker {
                 }
             }
             self.pending.fetch_sub(batch.deliveries, Ordering::SeqCst);
-            let status = self.rebuild(&batch);
+            // A save whose files hold what the live site was built from (an editor's save often
+            // arrives as two events, the second after the first was built) is not a rebuild.
+            let Some(status) = self.rebuild(&batch) else {
+                continue;
+            };
             if status.ok {
                 println!(
                     "rebuild {}: {} deliveries, {} changes, {} files written, {} deleted, live {} ms after receipt{}",
@@ -581,9 +588,9 @@ impl Worker {
         }
     }
 
-    fn rebuild(&mut self, batch: &Batch) -> RebuildStatus {
+    /// `None` when the batch was a save that changed nothing since the last good rebuild.
+    fn rebuild(&mut self, batch: &Batch) -> Option<RebuildStatus> {
         let id = self.next_id;
-        self.next_id += 1;
         let mut status = RebuildStatus {
             id,
             finished_at: 0,
@@ -601,15 +608,18 @@ impl Worker {
             manifest_error: None,
         };
         let model_changed = match self.try_rebuild(batch, &mut status) {
-            Ok(changed) => {
+            Ok(Some(changed)) => {
                 status.ok = true;
                 changed
             }
+            Ok(None) => return None,
             Err(e) => {
                 status.error = Some(e);
                 false
             }
         };
+        self.next_id += 1;
+        self.last_failed = !status.ok;
         if !status.ok {
             // Nothing went live: the time until the failure was reported.
             status.receipt_to_live_ms = batch.first_received.elapsed().as_millis() as u64;
@@ -643,12 +653,18 @@ impl Worker {
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(0);
-        status
+        Some(status)
     }
 
     /// Returns whether the model now holds new versions fetched from the source (which `keep`
-    /// then records); a reload from disk already matches the disk.
-    fn try_rebuild(&mut self, batch: &Batch, status: &mut RebuildStatus) -> Result<bool, String> {
+    /// then records); a reload from disk already matches the disk. `None`: a save of content
+    /// files that hold what the model holds, after a good rebuild, so there is nothing to build
+    /// (after a failed one the same files are built again, so that the error clears).
+    fn try_rebuild(
+        &mut self,
+        batch: &Batch,
+        status: &mut RebuildStatus,
+    ) -> Result<Option<bool>, String> {
         let mut mark = Instant::now();
         let mut lap = |status: &mut RebuildStatus, name: &str| {
             status
@@ -672,6 +688,9 @@ impl Worker {
                 let items = source::read_content_items(&self.opts.export_dir)
                     .map_err(|e| errors_text(&e))?;
                 let fresh = self.model.content_diff(items);
+                if fresh.content.is_empty() && !self.last_failed {
+                    return Ok(None);
+                }
                 status.changes = fresh.content.keys().cloned().map(Change::Content).collect();
                 lap(status, "read content");
                 fresh
@@ -744,7 +763,9 @@ impl Worker {
             self.bundles = b;
         }
         // Items that were all still stale brought nothing new to keep.
-        Ok(!batch.reload && status.stale.len() < batch.changes.len())
+        Ok(Some(
+            !batch.reload && status.stale.len() < batch.changes.len(),
+        ))
     }
 
     /// Tells the deploy worker (if any) what this rebuild changed: the files written, with the
