@@ -1,7 +1,9 @@
-//! Reads netlify.toml's redirects and headers so `storefront serve` applies exactly the rules
-//! production applies: one source of truth. Matching follows Netlify: a rule applies when no file
-//! shadows the path (or when it is forced), `*` captures the rest as `:splat`, `query` keys must
-//! all be present and bind `:placeholders`; every matching header block applies, later blocks
+//! Netlify's route rules, read the two ways a site states them: netlify.toml (redirects and
+//! headers, what `storefront serve` and production apply) and a `_redirects` file (what the build
+//! writes and `storefront dev` serves). Both feed one rule type and one matcher, so every server
+//! applies exactly the rules production applies. Matching follows Netlify: a rule applies when no
+//! file shadows the path (or when it is forced), `*` captures the rest as `:splat`, `query` keys
+//! must all be present and bind `:placeholders`; every matching header block applies, later blocks
 //! overriding a header an earlier one set.
 
 use serde::Deserialize;
@@ -56,6 +58,47 @@ impl NetlifyConfig {
         let text = std::fs::read_to_string(path)
             .map_err(|e| anyhow::anyhow!("{}: cannot be read: {e}", path.display()))?;
         toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    }
+
+    /// The rules of a `_redirects` file: `from to [status]` per line (status 301 when left out, a
+    /// trailing `!` forces the rule), comments and blank lines allowed; no headers.
+    pub fn from_redirects_file(text: &str) -> Result<NetlifyConfig, String> {
+        let redirects = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+            .map(|(i, l)| {
+                let parts: Vec<&str> = l.split_whitespace().collect();
+                let (from, to, status) = match parts.as_slice() {
+                    [from, to] => (from, to, "301"),
+                    [from, to, status] => (from, to, *status),
+                    _ => {
+                        return Err(format!(
+                            "_redirects line {}: expected `from to [status]`",
+                            i + 1
+                        ));
+                    }
+                };
+                let force = status.ends_with('!');
+                let status = status.trim_end_matches('!').parse().map_err(|_| {
+                    format!(
+                        "_redirects line {}: status {status:?} is not a number",
+                        i + 1
+                    )
+                })?;
+                Ok(Redirect {
+                    from: from.to_string(),
+                    to: to.to_string(),
+                    status,
+                    force,
+                    query: BTreeMap::new(),
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(NetlifyConfig {
+            redirects,
+            headers: Vec::new(),
+        })
     }
 
     /// The first rule matching `path` and `query` (the raw query string) whose force flag is
@@ -176,5 +219,56 @@ mod tests {
         assert_eq!(c.headers_for("/assets/m.js")["C"], "assets");
         assert_eq!(c.headers_for("/p/")["C"], "all");
         assert_eq!(c.headers_for("/assets/m.js")["X"], "1");
+    }
+
+    /// The build's `_redirects` file, read back: legacy routes lead to their pages in every
+    /// market, client-side screens to their shell, anything else to the market's 404 page.
+    #[test]
+    fn the_builds_redirects_file_reads_back_to_its_rules() {
+        let rules = generator::redirects::rules();
+        let file =
+            NetlifyConfig::from_redirects_file(&generator::redirects::to_netlify(&rules)).unwrap();
+        let as_written: Vec<(String, String, u16)> = file
+            .redirects
+            .iter()
+            .map(|r| (r.from.clone(), r.to.clone(), r.status))
+            .collect();
+        let generated: Vec<(String, String, u16)> = rules
+            .into_iter()
+            .map(|r| (r.from, r.to, r.status))
+            .collect();
+        assert_eq!(as_written, generated);
+        let to = |path: &str| {
+            file.resolve(path, "", false)
+                .map(|r| (r.to, r.status))
+                .unwrap()
+        };
+        assert_eq!(
+            to("/Category/womens/dresses"),
+            ("/browse/womens/dresses".into(), 301)
+        );
+        assert_eq!(
+            to("/us/Product/112/x/Black"),
+            ("/us/p/112/x/Black".into(), 301)
+        );
+        assert_eq!(to("/eu/Home"), ("/eu".into(), 301));
+        assert_eq!(to("/Home"), ("/".into(), 301));
+        assert_eq!(
+            to("/my-account/orders"),
+            ("/my-account/index.html".into(), 200)
+        );
+        assert_eq!(to("/eu/nope"), ("/eu/404.html".into(), 404));
+        assert_eq!(to("/nope"), ("/404.html".into(), 404));
+    }
+
+    #[test]
+    fn a_bad_redirects_line_is_named() {
+        let err = NetlifyConfig::from_redirects_file("/a /b 30x").unwrap_err();
+        assert_eq!(err, "_redirects line 1: status \"30x\" is not a number");
+        let err = NetlifyConfig::from_redirects_file("# c\n\n/a").unwrap_err();
+        assert_eq!(err, "_redirects line 3: expected `from to [status]`");
+        let forced = NetlifyConfig::from_redirects_file("/a /b 302!").unwrap();
+        assert!(forced.redirects[0].force);
+        assert_eq!(forced.redirects[0].status, 302);
     }
 }

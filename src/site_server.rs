@@ -5,12 +5,12 @@
 //! `storefront serve` text files are also answered compressed (br / gzip) with ETags
 //! (`crate::compress`).
 
+use crate::netlify::NetlifyConfig;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use generator::redirects;
 use std::path::{Path, PathBuf};
 use tower::ServiceExt;
 use tower_http::services::ServeDir;
@@ -50,7 +50,7 @@ pub enum Rules {
     /// The build's `_redirects` file (what `storefront dev` serves).
     RedirectsFile,
     /// netlify.toml's redirects, as production applies them (`storefront serve`).
-    Netlify(std::sync::Arc<crate::netlify::NetlifyConfig>),
+    Netlify(std::sync::Arc<NetlifyConfig>),
 }
 
 #[derive(Clone)]
@@ -197,15 +197,13 @@ pub async fn serve_site(State(state): State<SiteState>, req: Request) -> Respons
         return editor_code_response(&path, text);
     }
     let resolved = match &state.rules {
-        Rules::RedirectsFile => {
-            let rules = state
-                .files
-                .read("_redirects")
-                .and_then(|t| String::from_utf8(t).ok())
-                .and_then(|t| redirects::parse(&t).ok())
-                .unwrap_or_default();
-            redirects::resolve(&rules, path.trim_end_matches('/'))
-        }
+        Rules::RedirectsFile => state
+            .files
+            .read("_redirects")
+            .and_then(|t| String::from_utf8(t).ok())
+            .and_then(|t| NetlifyConfig::from_redirects_file(&t).ok())
+            .and_then(|rules| rules.resolve(path.trim_end_matches('/'), &raw_query, false))
+            .map(|r| (r.to, r.status)),
         Rules::Netlify(config) => config
             .resolve(path.trim_end_matches('/'), &raw_query, false)
             // Proxy rules point at the API, which this server mounts itself.

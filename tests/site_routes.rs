@@ -208,7 +208,7 @@ fn error_pages_robots_sitemaps_and_redirects_exist() {
             "client-side screens stay out of the sitemap"
         );
     }
-    let rules = generator::redirects::parse(
+    let rules = storefront::netlify::NetlifyConfig::from_redirects_file(
         &std::fs::read_to_string(site.public().join("_redirects")).unwrap(),
     )
     .unwrap();
@@ -221,7 +221,8 @@ fn error_pages_robots_sitemaps_and_redirects_exist() {
         "/ContentPage/about-us",
     ] {
         for m in MARKETS {
-            let (to, status) = generator::redirects::resolve(&rules, &m.path(legacy)).unwrap();
+            let r = rules.resolve(&m.path(legacy), "", false).unwrap();
+            let (to, status) = (r.to, r.status);
             assert_eq!(status, 301, "{legacy}");
             assert!(
                 to.starts_with(m.path_prefix),

@@ -1,6 +1,7 @@
 //! Route rules the static host applies when no file matches: legacy capitalised routes,
 //! client-side screens served by their shell page, and per-market 404 pages. Written as a Netlify
-//! `_redirects` file; `parse` and `resolve` let the local servers apply the very same rules.
+//! `_redirects` file, which the local servers read back and apply with Netlify's matcher
+//! (`storefront::netlify`).
 
 use domain::market::MARKETS;
 
@@ -62,91 +63,4 @@ pub fn to_netlify(rules: &[Rule]) -> String {
         out.push_str(&format!("{}  {}  {}\n", r.from, r.to, r.status));
     }
     out
-}
-
-/// Parses a `_redirects` file (comments and blank lines allowed; status defaults to 301).
-pub fn parse(text: &str) -> Result<Vec<Rule>, String> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(i, l)| {
-            let parts: Vec<&str> = l.split_whitespace().collect();
-            match parts.as_slice() {
-                [from, to] => Ok(Rule {
-                    from: from.to_string(),
-                    to: to.to_string(),
-                    status: 301,
-                }),
-                [from, to, status] => status
-                    .trim_end_matches('!')
-                    .parse()
-                    .map(|status| Rule {
-                        from: from.to_string(),
-                        to: to.to_string(),
-                        status,
-                    })
-                    .map_err(|_| {
-                        format!(
-                            "_redirects line {}: status {status:?} is not a number",
-                            i + 1
-                        )
-                    }),
-                _ => Err(format!(
-                    "_redirects line {}: expected `from to [status]`",
-                    i + 1
-                )),
-            }
-        })
-        .collect()
-}
-
-/// The first rule matching `path` (no query), with `:splat` filled in: `(target, status)`.
-pub fn resolve(rules: &[Rule], path: &str) -> Option<(String, u16)> {
-    rules.iter().find_map(|r| {
-        let splat = match r.from.strip_suffix("/*") {
-            Some("") => Some(path.trim_start_matches('/')),
-            Some(prefix) => path.strip_prefix(prefix).and_then(|rest| {
-                if rest.is_empty() {
-                    Some("")
-                } else {
-                    rest.strip_prefix('/')
-                }
-            }),
-            None => (r.from == path || r.from == path.trim_end_matches('/')).then_some(""),
-        }?;
-        Some((r.to.replace(":splat", splat), r.status))
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn legacy_routes_lead_to_their_pages_in_every_market() {
-        let r = rules();
-        assert_eq!(
-            resolve(&r, "/Category/womens/dresses"),
-            Some(("/browse/womens/dresses".into(), 301))
-        );
-        assert_eq!(
-            resolve(&r, "/us/Product/112/x/Black"),
-            Some(("/us/p/112/x/Black".into(), 301))
-        );
-        assert_eq!(resolve(&r, "/eu/Home"), Some(("/eu".into(), 301)));
-        assert_eq!(resolve(&r, "/Home"), Some(("/".into(), 301)));
-        assert_eq!(
-            resolve(&r, "/my-account/orders"),
-            Some(("/my-account/index.html".into(), 200))
-        );
-        assert_eq!(resolve(&r, "/eu/nope"), Some(("/eu/404.html".into(), 404)));
-        assert_eq!(resolve(&r, "/nope"), Some(("/404.html".into(), 404)));
-    }
-
-    #[test]
-    fn the_netlify_file_parses_back_to_the_same_rules() {
-        let r = rules();
-        assert_eq!(parse(&to_netlify(&r)).unwrap(), r);
-        assert!(parse("/a /b 30x").unwrap_err().contains("line 1"));
-    }
 }
