@@ -11,6 +11,7 @@
 
 use crate::catalog::find_variant;
 use crate::error::{ApiError, ApiResult};
+use crate::rows::row;
 use crate::state::AppState;
 use crate::store::{Tx, placeholders};
 use domain::market::Market;
@@ -43,12 +44,13 @@ pub struct VariantPrice {
     pub unit: i64,
 }
 
-#[derive(sqlx::FromRow)]
-struct PriceRow {
-    variant_id: i64,
-    sku: String,
-    list: i64,
-    sale: Option<i64>,
+row! {
+    struct PriceRow {
+        variant_id: i64,
+        sku: String,
+        list: i64,
+        sale: Option<i64>,
+    }
 }
 
 /// The prices of variants in `market`, from the store; unknown variants are absent.
@@ -108,13 +110,14 @@ pub struct StoredLine {
     pub options: Vec<LineOption>,
 }
 
-#[derive(sqlx::FromRow)]
-struct StoredLineRow {
-    id: String,
-    product_id: i64,
-    variant_id: i64,
-    quantity: i64,
-    options: String,
+row! {
+    struct StoredLineRow {
+        id: String,
+        product_id: i64,
+        variant_id: i64,
+        quantity: i64,
+        options: String,
+    }
 }
 
 /// A cart's lines in bag order.
@@ -327,10 +330,11 @@ pub fn fingerprint(market: &Market, lines: &[PricedLine]) -> String {
     h.finalize().to_hex().to_string()
 }
 
-#[derive(sqlx::FromRow)]
-struct StoredDiscounts {
-    fingerprint: String,
-    discounts: String,
+row! {
+    struct StoredDiscounts {
+        fingerprint: String,
+        discounts: String,
+    }
 }
 
 /// The stored evaluation of a cart, when it was made for the bag as it is now.

@@ -23,6 +23,7 @@ pub mod password;
 pub mod payments;
 pub mod preview;
 pub mod promotions;
+mod rows;
 pub mod search;
 pub mod security;
 pub mod session;

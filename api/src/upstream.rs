@@ -81,10 +81,18 @@ pub fn join(base: &Url, segments: &[&str]) -> Url {
     url
 }
 
+/// A `reqwest` client builder with TLS ready. reqwest is built without a crypto provider of its
+/// own (ring is the project's one, see Cargo.toml), so the process's default is installed first;
+/// a second install (another client, or another crate's) is refused harmlessly.
+pub fn client_builder() -> reqwest::ClientBuilder {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+}
+
 /// A client with a bounded connect and whole-request timeout (a shopper's request must not hang
 /// on an outside service) and `headers` on every request.
 pub fn http_client(timeout: Duration, headers: HeaderMap) -> anyhow::Result<reqwest::Client> {
-    Ok(reqwest::Client::builder()
+    Ok(client_builder()
         .connect_timeout(timeout.min(Duration::from_secs(2)))
         .timeout(timeout)
         .default_headers(headers)

@@ -5,6 +5,7 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::json::StrictJson;
+use crate::rows::row;
 use crate::session::Shopper;
 use crate::state::AppState;
 use crate::store::{Tx, next_position, random_id};
@@ -211,21 +212,23 @@ pub async fn merge_guest(
     insert_items(tx, &id, items).await
 }
 
-#[derive(sqlx::FromRow)]
-struct ListRow {
-    id: String,
-    name: String,
-    is_public: i64,
-    token: String,
+row! {
+    struct ListRow {
+        id: String,
+        name: String,
+        is_public: i64,
+        token: String,
+    }
 }
 
-#[derive(sqlx::FromRow)]
-struct ItemRow {
-    wishlist_id: String,
-    id: String,
-    product_id: i64,
-    variant_id: i64,
-    options_chosen: i64,
+row! {
+    struct ItemRow {
+        wishlist_id: String,
+        id: String,
+        product_id: i64,
+        variant_id: i64,
+        options_chosen: i64,
+    }
 }
 
 async fn load(

@@ -38,6 +38,9 @@ pub struct HttpClient {
 
 impl HttpClient {
     pub fn new(policy: &HttpPolicy, headers: HeaderMap) -> Result<Self, ImportError> {
+        // reqwest has no crypto provider of its own here (ring is the workspace's one): install
+        // it as the process default; a second install is refused harmlessly.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
             .timeout(policy.timeout)
             .default_headers(headers)

@@ -65,7 +65,7 @@ impl NetlifyApi {
         let bearer = HeaderValue::from_str(&format!("Bearer {}", config.token))
             .map_err(|_| anyhow::anyhow!("NETLIFY_AUTH_TOKEN: not a valid header value"))?;
         headers.insert(AUTHORIZATION, bearer);
-        let client = reqwest::Client::builder()
+        let client = api::upstream::client_builder()
             .connect_timeout(Duration::from_secs(10))
             .timeout(Duration::from_secs(120))
             .default_headers(headers)

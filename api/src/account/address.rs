@@ -4,6 +4,7 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::json::StrictJson;
+use crate::rows::row;
 use crate::session::Shopper;
 use crate::state::AppState;
 use crate::store::{next_position, random_id};
@@ -177,20 +178,22 @@ pub fn validate_address(mut a: AddressInput) -> ApiResult<AddressInput> {
 }
 
 const ADDRESS_COLUMNS: &str = "id, first_name, last_name, street_name, house_number, city, state_or_province, postal_code, country_code, phone";
-/// A saved address as stored and answered: its id and its fields (its own schema, since the
-/// input's refuses an `id`).
-#[derive(sqlx::FromRow, Serialize, ToSchema)]
-pub struct Address {
-    pub id: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub street_name: String,
-    pub house_number: String,
-    pub city: String,
-    pub state_or_province: String,
-    pub postal_code: String,
-    pub country_code: String,
-    pub phone: String,
+row! {
+    /// A saved address as stored and answered: its id and its fields (its own schema, since the
+    /// input's refuses an `id`).
+    #[derive(Serialize, ToSchema)]
+    pub struct Address {
+        pub id: String,
+        pub first_name: String,
+        pub last_name: String,
+        pub street_name: String,
+        pub house_number: String,
+        pub city: String,
+        pub state_or_province: String,
+        pub postal_code: String,
+        pub country_code: String,
+        pub phone: String,
+    }
 }
 
 impl Address {

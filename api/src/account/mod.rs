@@ -8,6 +8,7 @@ pub mod address;
 use crate::error::{ApiError, ApiResult};
 use crate::fields::is_date;
 use crate::json::StrictJson;
+use crate::rows::row;
 use crate::session::Shopper;
 use crate::state::AppState;
 use crate::store::{Db, Tx, next_position, random_id};
@@ -59,16 +60,17 @@ pub enum FormValue {
     Flag(bool),
 }
 
-#[derive(sqlx::FromRow)]
-struct CustomerRow {
-    email: String,
-    first_name: String,
-    last_name: String,
-    phone: String,
-    title: String,
-    date_of_birth: String,
-    preference_email: i64,
-    preference_post: i64,
+row! {
+    struct CustomerRow {
+        email: String,
+        first_name: String,
+        last_name: String,
+        phone: String,
+        title: String,
+        date_of_birth: String,
+        preference_email: i64,
+        preference_post: i64,
+    }
 }
 
 /// The customer as the account screens show them; 401 when the customer is gone.
@@ -135,11 +137,12 @@ pub async fn email_of(conn: &mut sqlx::AnyConnection, id: &str) -> ApiResult<Opt
     )
 }
 
-/// What a sign-in checks a password against.
-#[derive(sqlx::FromRow)]
-pub struct Credentials {
-    pub id: String,
-    pub password_hash: String,
+row! {
+    /// What a sign-in checks a password against.
+    pub struct Credentials {
+        pub id: String,
+        pub password_hash: String,
+    }
 }
 
 /// The credentials of the customer with this (normalised) email, if any.

@@ -9,6 +9,7 @@ use super::orders;
 use super::payment::{self, OrderPayment};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::mail::Kind;
+use crate::rows::row;
 use crate::session::is_token;
 use crate::state::AppState;
 use crate::strict_query::StrictQuery;
@@ -55,21 +56,23 @@ pub struct ListQuery {
     pub page: Option<i64>,
 }
 
-#[derive(Serialize, ToSchema, sqlx::FromRow)]
-pub struct AdminOrder {
-    pub id: String,
-    pub number: String,
-    pub checkout_id: String,
-    pub status: String,
-    pub payment_status: String,
-    pub payment_method: String,
-    pub market: String,
-    pub currency: String,
-    /// Minor units.
-    pub total: i64,
-    pub email: String,
-    pub created_at: i64,
-    pub updated_at: i64,
+row! {
+    #[derive(Serialize, ToSchema)]
+    pub struct AdminOrder {
+        pub id: String,
+        pub number: String,
+        pub checkout_id: String,
+        pub status: String,
+        pub payment_status: String,
+        pub payment_method: String,
+        pub market: String,
+        pub currency: String,
+        /// Minor units.
+        pub total: i64,
+        pub email: String,
+        pub created_at: i64,
+        pub updated_at: i64,
+    }
 }
 
 #[derive(Serialize, ToSchema)]

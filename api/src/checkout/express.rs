@@ -13,6 +13,7 @@ use crate::cart::{self, CartRow, MERCHANT_COUNTRY};
 use crate::error::{ApiError, ApiResult, ErrorCode, copy};
 use crate::json::StrictJson;
 use crate::payments::client as provider;
+use crate::rows::row;
 use crate::session::{CookieJar, Shopper, is_token};
 use crate::state::AppState;
 use crate::store::{Tx, random_id};
@@ -170,11 +171,12 @@ struct Checkout {
     state: String,
 }
 
-#[derive(sqlx::FromRow)]
-struct CheckoutRow {
-    consignment: Option<String>,
-    shipping_option_id: Option<String>,
-    state: String,
+row! {
+    struct CheckoutRow {
+        consignment: Option<String>,
+        shipping_option_id: Option<String>,
+        state: String,
+    }
 }
 
 /// Loads checkout `id` inside `tx` (locked): it must belong to the cart in the shopper's cookie,

@@ -8,6 +8,7 @@ use crate::account::address::AddressInput;
 use crate::bag::{LineOption, PricedBag, PricedLine, decimal, extended, minor_units};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::mail::message::{Kind, Letterhead, OrderLine, OrderSummary};
+use crate::rows::row;
 use crate::session::Shopper;
 use crate::state::AppState;
 use crate::store::{Tx, next_position, random_id};
@@ -474,46 +475,48 @@ pub struct OrderView {
     pub purchase: Option<Vec<PurchaseRow>>,
 }
 
-#[derive(sqlx::FromRow)]
-struct OrderRow {
-    id: String,
-    number: String,
-    status: String,
-    payment_status: String,
-    payment_method: String,
-    market: String,
-    currency: String,
-    created_at: i64,
-    subtotal: i64,
-    discount: i64,
-    shipping: i64,
-    total: i64,
-    shipping_option_name: String,
-    customer_id: Option<String>,
-    owner_hash: Option<String>,
-    email: String,
-    shipping_address: String,
-    billing_address: String,
+row! {
+    struct OrderRow {
+        id: String,
+        number: String,
+        status: String,
+        payment_status: String,
+        payment_method: String,
+        market: String,
+        currency: String,
+        created_at: i64,
+        subtotal: i64,
+        discount: i64,
+        shipping: i64,
+        total: i64,
+        shipping_option_name: String,
+        customer_id: Option<String>,
+        owner_hash: Option<String>,
+        email: String,
+        shipping_address: String,
+        billing_address: String,
+    }
 }
 
-#[derive(sqlx::FromRow)]
-struct OrderRowWithCheckout {
-    #[sqlx(flatten)]
-    order: OrderRow,
-    checkout_id: String,
+row! {
+    struct OrderRowWithCheckout {
+        @flatten order: OrderRow,
+        checkout_id: String,
+    }
 }
 
-#[derive(sqlx::FromRow)]
-struct OrderLineRow {
-    product_id: i64,
-    variant_id: i64,
-    sku: String,
-    name: String,
-    quantity: i64,
-    list_price: i64,
-    unit_price: i64,
-    discount: i64,
-    options: String,
+row! {
+    struct OrderLineRow {
+        product_id: i64,
+        variant_id: i64,
+        sku: String,
+        name: String,
+        quantity: i64,
+        list_price: i64,
+        unit_price: i64,
+        discount: i64,
+        options: String,
+    }
 }
 
 const ORDER_COLUMNS: &str = "id, number, status, payment_status, payment_method, market, \

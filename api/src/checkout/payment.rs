@@ -7,6 +7,7 @@ use super::orders;
 use super::standard::record;
 use crate::error::{ApiResult, copy};
 use crate::payments::{Amount, Authorise, Outcome, Provider, ProviderError};
+use crate::rows::row;
 use crate::state::AppState;
 use domain::market::Market;
 use serde::{Deserialize, Serialize};
@@ -21,26 +22,28 @@ pub struct PaymentRequest {
     pub token: Option<String>,
 }
 
-/// An order as the payment steps need it.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct OrderPayment {
-    pub id: String,
-    pub number: String,
-    pub checkout_id: String,
-    pub customer_id: Option<String>,
-    pub market: String,
-    pub currency: String,
-    pub status: String,
-    pub payment_method: String,
-    pub payment_status: String,
-    pub payment_reference: Option<String>,
-    pub payment_request: Option<String>,
-    pub payment_action_url: Option<String>,
-    pub total: i64,
-    pub email: String,
-    pub shipping_address: String,
-    pub checkout_kind: String,
-    pub created_at: i64,
+row! {
+    /// An order as the payment steps need it.
+    #[derive(Debug, Clone)]
+    pub struct OrderPayment {
+        pub id: String,
+        pub number: String,
+        pub checkout_id: String,
+        pub customer_id: Option<String>,
+        pub market: String,
+        pub currency: String,
+        pub status: String,
+        pub payment_method: String,
+        pub payment_status: String,
+        pub payment_reference: Option<String>,
+        pub payment_request: Option<String>,
+        pub payment_action_url: Option<String>,
+        pub total: i64,
+        pub email: String,
+        pub shipping_address: String,
+        pub checkout_kind: String,
+        pub created_at: i64,
+    }
 }
 
 pub const ORDER_PAYMENT_COLUMNS: &str = "id, number, checkout_id, customer_id, market, currency, \

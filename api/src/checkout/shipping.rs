@@ -5,6 +5,7 @@
 
 use crate::bag::PricedBag;
 use crate::error::ApiResult;
+use crate::rows::row;
 use crate::state::AppState;
 use crate::stock::availability;
 use domain::market::{Market, UK};
@@ -65,12 +66,13 @@ pub fn option_allowed(name: &str, market: &Market, country: &str, all_in_main: b
     true
 }
 
-#[derive(sqlx::FromRow)]
-struct OptionRow {
-    id: String,
-    name: String,
-    detail: String,
-    price: i64,
+row! {
+    struct OptionRow {
+        id: String,
+        name: String,
+        detail: String,
+        price: i64,
+    }
 }
 
 /// The market's options in sheet order.

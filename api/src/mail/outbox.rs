@@ -7,6 +7,7 @@
 
 use super::message::Email;
 use crate::error::ApiResult;
+use crate::rows::row;
 use crate::store::{Db, Tx, placeholders, random_id};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -53,20 +54,22 @@ pub async fn queue(tx: &mut Tx, email: &Email, now: i64) -> ApiResult<()> {
     Ok(())
 }
 
-/// A message a sender has leased, with everything needed to deliver it.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct Claimed {
-    pub id: String,
-    pub recipient: String,
-    pub subject: String,
-    pub body: String,
-    pub html: Option<String>,
-    pub kind: String,
-    pub market: String,
-    pub list_unsubscribe: Option<String>,
-    pub created_at: i64,
-    /// Tries so far, this one included.
-    pub attempts: i64,
+row! {
+    /// A message a sender has leased, with everything needed to deliver it.
+    #[derive(Clone, Debug)]
+    pub struct Claimed {
+        pub id: String,
+        pub recipient: String,
+        pub subject: String,
+        pub body: String,
+        pub html: Option<String>,
+        pub kind: String,
+        pub market: String,
+        pub list_unsubscribe: Option<String>,
+        pub created_at: i64,
+        /// Tries so far, this one included.
+        pub attempts: i64,
+    }
 }
 
 const CLAIMED_COLUMNS: &str =
@@ -220,25 +223,27 @@ pub async fn retry(db: &Db, id: &str, now: i64) -> ApiResult<Option<bool>> {
     Ok(exists.map(|_| changed == 1))
 }
 
-/// One message as the operator's list shows it (no bodies: they can hold secret links).
-#[derive(Serialize, ToSchema, sqlx::FromRow)]
-pub struct OutboxEntry {
-    pub id: String,
-    pub recipient: String,
-    pub subject: String,
-    pub kind: String,
-    pub market: String,
-    /// pending, sent or failed.
-    pub state: String,
-    /// Tries so far.
-    pub attempts: i64,
-    /// When a pending message is next tried (unix seconds).
-    pub next_attempt_at: i64,
-    /// Why the last try failed (the server's reply, or the connection problem).
-    pub last_error: Option<String>,
-    pub created_at: i64,
-    pub sent_at: Option<i64>,
-    pub updated_at: i64,
+row! {
+    /// One message as the operator's list shows it (no bodies: they can hold secret links).
+    #[derive(Serialize, ToSchema)]
+    pub struct OutboxEntry {
+        pub id: String,
+        pub recipient: String,
+        pub subject: String,
+        pub kind: String,
+        pub market: String,
+        /// pending, sent or failed.
+        pub state: String,
+        /// Tries so far.
+        pub attempts: i64,
+        /// When a pending message is next tried (unix seconds).
+        pub next_attempt_at: i64,
+        /// Why the last try failed (the server's reply, or the connection problem).
+        pub last_error: Option<String>,
+        pub created_at: i64,
+        pub sent_at: Option<i64>,
+        pub updated_at: i64,
+    }
 }
 
 /// Messages, newest first, optionally in one state; `page` from 1.
@@ -269,16 +274,18 @@ pub async fn counts(db: &Db) -> ApiResult<Vec<(String, i64)>> {
     .await?)
 }
 
-/// A delivered message with its parts, for the development mailbox.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct Delivered {
-    pub id: String,
-    pub recipient: String,
-    pub subject: String,
-    pub body: String,
-    pub html: Option<String>,
-    pub kind: String,
-    pub sent_at: Option<i64>,
+row! {
+    /// A delivered message with its parts, for the development mailbox.
+    #[derive(Clone, Debug)]
+    pub struct Delivered {
+        pub id: String,
+        pub recipient: String,
+        pub subject: String,
+        pub body: String,
+        pub html: Option<String>,
+        pub kind: String,
+        pub sent_at: Option<i64>,
+    }
 }
 
 /// The newest `limit` sent messages, newest first (`storefront dev`'s mailbox).

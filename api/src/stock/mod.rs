@@ -5,6 +5,7 @@
 pub mod rows;
 
 use crate::error::{ApiError, ApiResult};
+use crate::rows::row;
 use crate::session::market_from_query;
 use crate::state::AppState;
 use crate::store::placeholders;
@@ -379,14 +380,15 @@ pub struct InventoryList {
     pub data: Vec<InventoryRecord>,
 }
 
-/// One inventory location of a variant, as stored.
-#[derive(sqlx::FromRow)]
-struct LocationRow {
-    variant_id: i64,
-    sku: String,
-    location_id: i64,
-    enabled: i64,
-    available: i64,
+row! {
+    /// One inventory location of a variant, as stored.
+    struct LocationRow {
+        variant_id: i64,
+        sku: String,
+        location_id: i64,
+        enabled: i64,
+        available: i64,
+    }
 }
 
 /// Inventory at locations (1 = main warehouse, 2 = second), by variant ids, product ids or skus.

@@ -4,6 +4,7 @@
 
 use crate::error::ApiResult;
 use crate::inventory::SECOND_WAREHOUSE;
+use crate::rows::row;
 use crate::store::placeholders;
 use domain::market::{Market, UK};
 use std::collections::HashMap;
@@ -56,14 +57,15 @@ impl StockRow {
 /// Stock rows of every variant as the store holds them, by variant id (the catalog's snapshot).
 pub type StockSnapshot = HashMap<u64, StockRow>;
 
-/// A variant's inventory rows summed in the query.
-#[derive(sqlx::FromRow)]
-struct SummedRow {
-    variant_id: i64,
-    tracked: i64,
-    records: i64,
-    enabled_total: i64,
-    enabled_second: i64,
+row! {
+    /// A variant's inventory rows summed in the query.
+    struct SummedRow {
+        variant_id: i64,
+        tracked: i64,
+        records: i64,
+        enabled_total: i64,
+        enabled_second: i64,
+    }
 }
 
 /// Stock rows for `variant_ids` (all variants when `None`); unknown variants are absent.

@@ -6,6 +6,7 @@ use crate::account::address::AddressInput;
 use crate::cart::{self, CartRow};
 use crate::checkout::orders;
 use crate::error::{ApiError, ApiResult};
+use crate::rows::row;
 use crate::session::{Shopper, is_token};
 use crate::state::AppState;
 use crate::store::{Tx, random_id};
@@ -21,14 +22,15 @@ pub struct BillingView {
     pub address: Option<AddressInput>,
 }
 
-#[derive(sqlx::FromRow)]
-pub struct CheckoutRow {
-    pub id: String,
-    pub email: Option<String>,
-    pub consignment_id: Option<String>,
-    pub shipping_address: Option<String>,
-    pub shipping_option_id: Option<String>,
-    pub billing: Option<String>,
+row! {
+    pub struct CheckoutRow {
+        pub id: String,
+        pub email: Option<String>,
+        pub consignment_id: Option<String>,
+        pub shipping_address: Option<String>,
+        pub shipping_option_id: Option<String>,
+        pub billing: Option<String>,
+    }
 }
 
 const CHECKOUT_COLUMNS: &str = "id, email, consignment_id, shipping_address, \
