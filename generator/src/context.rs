@@ -2,9 +2,10 @@
 //! pages (layout slots, product cards) is converted to template values once per market.
 
 use crate::bundles::Bundles;
-use crate::plan::{Page, PageKind, SHELLS};
+use crate::plan::{Page, PageKind};
 use crate::render::Templates;
 use crate::seo::{self, Alternate};
+use crate::shells::SHELLS;
 use crate::site::SiteModel;
 use domain::catalog::{Catalog, Colourway, OptionKind, Price, Product};
 use domain::content::{Block, Content, listing_key};

@@ -17,6 +17,7 @@ pub mod redirects;
 pub mod render;
 pub mod search_index;
 pub mod seo;
+pub mod shells;
 pub mod shop_finder;
 pub mod site;
 pub mod sweep;
