@@ -5,7 +5,7 @@
 // on :hover / :focus-within. Server markup: templates/islands/mega-menu.html (all panels closed).
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import * as z from 'zod/mini';
-import { navigationClick } from './blocks/analytics';
+import { navigationClick } from '../lib/data-layer';
 import { BlockIcon } from './blocks/icons';
 import { linkStyle, nullableString } from './blocks/schemas';
 

@@ -4,7 +4,7 @@
 // preview route. Server markup: templates/islands/mobile-menu-two.html (first category chosen).
 import { useState, type ReactElement, type SyntheticEvent } from 'react';
 import * as z from 'zod/mini';
-import { menuItem, navigationClick } from './blocks/analytics';
+import { menuItem, navigationClick } from '../lib/data-layer';
 import { AuxLinks, MenuShell, useMenuOpen } from './blocks/mobile-menu-shell';
 import { linkStyle, menuNode, type MenuNode } from './blocks/schemas';
 

@@ -4,7 +4,7 @@
 // opens and navigation_click on links. Server markup: templates/islands/mobile-menu.html.
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
-import { menuItem, navigationClick } from './blocks/analytics';
+import { menuItem, navigationClick } from '../lib/data-layer';
 import { BlockIcon } from './blocks/icons';
 import { AuxLinks, MenuShell, useMenuOpen } from './blocks/mobile-menu-shell';
 import { linkStyle, menuNode, type MenuNode } from './blocks/schemas';

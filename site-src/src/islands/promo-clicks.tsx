@@ -4,7 +4,7 @@
 // Server markup: templates/islands/promo-clicks.html.
 import { useEffect, type ReactElement } from 'react';
 import * as z from 'zod/mini';
-import { promoClick } from './blocks/analytics';
+import { promoClick } from '../lib/data-layer';
 
 export const schema = z.object({});
 

@@ -165,6 +165,7 @@ export default function ShopFinder(props: ShopFinderProps): ReactElement {
     window.addEventListener('popstate', fromUrl);
     return () => window.removeEventListener('popstate', fromUrl);
     // Once: `search` reads only props, which never change after hydration.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>): void => {

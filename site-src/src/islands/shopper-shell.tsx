@@ -17,7 +17,7 @@ export type ShopperShellProps = z.infer<typeof schema>;
 const NotificationList = lazy(() => import('../components/Notifications'));
 
 // Every panel lives in one chunk, loaded when the first one opens.
-const OpenPanel = lazy(() => import('../components/Panels'));
+const OpenPanel = lazy(() => import('../features/shell/Panels'));
 
 export default function ShopperShell({ prefix }: ShopperShellProps): ReactElement {
   const panel = useShopStore((state) => state.panel);
@@ -32,7 +32,7 @@ export default function ShopperShell({ prefix }: ShopperShellProps): ReactElemen
     }
     // The session (customer, cart, wishlist) loads as its own chunk after hydration: nothing on
     // first paint depends on it (the header shows the neutral state until then).
-    void import('../lib/session').then(async ({ startSession }) => {
+    void import('../features/shell/session').then(async ({ startSession }) => {
       await startSession(prefix);
       if (logout) await (await import('../lib/account')).signOut();
     });
@@ -42,6 +42,8 @@ export default function ShopperShell({ prefix }: ShopperShellProps): ReactElemen
     };
     window.addEventListener('pageshow', onShow);
     return () => window.removeEventListener('pageshow', onShow);
+    // Once per page: `prefix` is the page's market prefix and never changes after hydration.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return (

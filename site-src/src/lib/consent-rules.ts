@@ -1,4 +1,4 @@
-// The consent rule shared by the always-loaded analytics sink (islands/blocks/analytics.ts) and the
+// The consent rule shared by the always-loaded analytics sink (lib/data-layer.ts) and the
 // consent choice (lib/consent.ts): which cookie value means analytics is accepted, and the queues.
 export type DataLayerEvent = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // Cookie consent: the shopper's stored choice (strictly necessary cookies always; analytics only
 // once accepted) and the analytics queue, which holds events until that choice allows sending them.
-import { pushDataLayer } from '../islands/blocks/analytics';
+import { pushDataLayer } from './data-layer';
 import type { DataLayerEvent } from './consent-rules';
 import { readCookie } from './cookies';
 import { loadTrackingTag } from './tracking-tag';
@@ -75,7 +75,7 @@ export function flushQueue(): void {
   loadTrackingTag();
 }
 
-/** The analytics sink (islands/blocks/analytics.ts): sent with consent, otherwise queued. */
+/** The analytics sink (lib/data-layer.ts): sent with consent, otherwise queued. */
 export const sendEvent = pushDataLayer;
 
 /** Stores the choice for every market (path /); accepting sends the queue, refusing drops it. */
