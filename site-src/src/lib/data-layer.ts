@@ -1,4 +1,4 @@
-// Analytics pushes of the content blocks to `window.dataLayer`:
+// Analytics pushes to `window.dataLayer`: the one push every event goes through, and the content blocks'
 // navigation_click and menu_item with the breadcrumb of titles, and the promo CTA click; all of them
 // wait for consent to analytics.
 import { CONSENTED, type DataLayerEvent } from './consent-rules';

@@ -1,5 +1,5 @@
-// Listing island: the toolbar, filter sidebar, product grid and pagination of category, collection
-// and search results pages. The first render equals the static first page
+// The listing (hydrated by the Listing island): the toolbar, filter sidebar, product grid and
+// pagination of category, collection and search results pages. The first render equals the static first page
 // (templates/islands/listing.html), so hydration shows no refetch flash; after that, filters, sort
 // and pages come from GET /api/listing and live in the URL (back and forward restore them).
 import { Fragment, useCallback, useEffect, useRef, useState, type MouseEvent, type ReactElement } from 'react';
