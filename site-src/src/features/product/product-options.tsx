@@ -1,4 +1,5 @@
-// The product options (hydrated by the ProductOptions island): colour (or design) swatch links, size and length choices, size guide link.
+// The product options (hydrated by the ProductOptions island): colour (or design) swatch links,
+// size and length choices, size guide link.
 // Server markup: templates/islands/product-options.html.
 // The static page shows no size or length chosen, except that a sole size (or sole length) is chosen
 // on both sides. After hydration the choice comes from `?Size=…&Length=…` (labels), every change is
