@@ -1,5 +1,6 @@
 // The product actions (hydrated by the ProductActions island): live stock, gift-card /
-// personalisation fields, Add to bag, notify-me and the wishlist toggle. Server markup: templates/islands/product-actions.html.
+// personalisation fields, Add to bag, notify-me and the wishlist toggle.
+// Server markup: templates/islands/product-actions.html.
 // Stock comes from the API on load (the static page never claims stock); the chosen variant comes
 // from ProductOptions through the shared store. Add to bag follows the add-to-bag rules
 // (availability.ts), adds 1, then opens the added-to-bag popup.
