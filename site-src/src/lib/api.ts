@@ -70,7 +70,7 @@ export async function api<T>(
   }
   let response: Response;
   let text: string;
-  // Each call's start and end, for the progress bar (lib/progress.ts).
+  // Each call's start and end, for the progress bar (features/shell/progress.ts).
   loading(1);
   try {
     response = await fetch(withMarket(path, market), init);

@@ -6,7 +6,7 @@ import { CONSENTED, type DataLayerEvent } from './consent-rules';
 /**
  * The one way an analytics event leaves the page: pushed to the tag manager's dataLayer once the
  * shopper has accepted analytics cookies, otherwise held in `window.analyticsQueue` until they choose
- * (lib/consent.ts keeps that queue across the visit's pages, and sends or drops it). Kept this small
+ * (features/shell/consent.ts keeps that queue across the visit's pages, and sends or drops it). Kept this small
  * because every page loads it.
  */
 export function pushDataLayer(event: DataLayerEvent): void {

@@ -1,5 +1,5 @@
 // Island props shared by the unit tests and the template/component parity test.
-import type { HeaderActionsProps } from '../islands/header-actions';
+import type { HeaderActionsProps } from '../features/shell/header-actions';
 import type { ProductOptionsProps } from '../features/product/product-options';
 
 export const headerActionsFixtures: Record<string, HeaderActionsProps> = {

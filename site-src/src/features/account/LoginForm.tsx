@@ -1,7 +1,7 @@
 // Sign-in form (with the spec's error messages): used by /login and the login modal.
 import { useState, type ReactElement } from 'react';
 import { ApiError } from '../../lib/api';
-import { signIn } from '../../lib/account';
+import { signIn } from './account';
 import { Field, Form, FormError } from '../../components/Field';
 
 export const MISSING_CREDENTIALS = 'Please enter your email address and password';

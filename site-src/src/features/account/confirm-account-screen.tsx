@@ -2,7 +2,7 @@
 // the account and signs in with this browser's bag, then goes to my-account. A used, expired or
 // unknown link says so and offers to register again.
 import { useEffect, useState, type ReactElement } from 'react';
-import { confirmRegistration } from '../../lib/account';
+import { confirmRegistration } from './account';
 import { ApiError } from '../../lib/api';
 import { INVALID_LINK } from './update-password-screen';
 

@@ -4,7 +4,7 @@
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../../components/Field';
 import { ApiError, marketOf } from '../../lib/api';
-import { register, TITLES } from '../../lib/account';
+import { register, TITLES } from './account';
 import { nameError, passwordError, requiredError } from '../../lib/account-rules';
 import { emailError } from '../../lib/validation';
 import { ADDRESS_COUNTRIES, addressLabels } from '../../lib/address';

@@ -7,7 +7,7 @@ import { AddressesPage } from './addresses-page';
 import { OrdersPage } from './orders-page';
 import { OverviewPage } from './overview-page';
 import { ProfilePage } from './profile-page';
-import { loadCustomer } from '../../lib/account';
+import { loadCustomer } from './account';
 import { isSignedInHint } from '../../lib/cookies';
 import type { Customer } from '../../lib/store';
 

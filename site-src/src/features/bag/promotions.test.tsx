@@ -4,7 +4,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BagContents } from './BagContents';
-import HeaderActions from '../../islands/header-actions';
+import HeaderActions from '../shell/header-actions';
 import { resetBrowserState } from '../../testing/setup-dom';
 import { openBag } from './promotions';
 import { store, type Cart } from '../../lib/store';

@@ -101,7 +101,7 @@ export default function ProductActions(pageProps: ProductActionsProps): ReactEle
     if (variantId === null) return;
     setAdding(true);
     try {
-      const { addFromProductPage } = await import('../../lib/shop-actions');
+      const { addFromProductPage } = await import('./shop-actions');
       await addFromProductPage(
         {
           product_id: productId,

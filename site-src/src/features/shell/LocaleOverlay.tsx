@@ -5,7 +5,7 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { api, marketOf, prefixOf } from '../../lib/api';
 import { track } from '../../lib/analytics';
-import { detectLocale, LOCALES, readLocaleCookie, saveChoice, type LocaleChoice } from '../../lib/locale';
+import { detectLocale, LOCALES, readLocaleCookie, saveChoice, type LocaleChoice } from './locale';
 import { store } from '../../lib/store';
 import { Modal } from '../../components/Modal';
 

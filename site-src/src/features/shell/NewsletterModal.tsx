@@ -1,9 +1,9 @@
 // The newsletter modal: an email address sent to the marketing-consent endpoint (marketing_email,
 // accept; the API emails a confirmation with a one-click unsubscribe). Closing it records a
-// dismissal and subscribing a subscription, so it never offers itself again (lib/newsletter.ts).
+// dismissal and subscribing a subscription, so it never offers itself again (features/shell/newsletter.ts).
 import { useState, type ReactElement } from 'react';
 import { api } from '../../lib/api';
-import { settleNewsletter } from '../../lib/newsletter';
+import { settleNewsletter } from './newsletter';
 import { store } from '../../lib/store';
 import { emailError } from '../../lib/validation';
 import { Field, Form, FormError } from '../../components/Field';

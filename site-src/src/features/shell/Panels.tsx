@@ -1,4 +1,4 @@
-// The shell's panels by name, in one lazily loaded chunk (see islands/shopper-shell.tsx).
+// The shell's panels by name, in one lazily loaded chunk (see features/shell/shopper-shell.tsx).
 import type { ReactElement } from 'react';
 import type { Panel } from '../../lib/store';
 import AddedToBag from '../bag/AddedToBag';

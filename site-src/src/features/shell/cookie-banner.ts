@@ -2,7 +2,7 @@
 // moves), it asks for consent to analytics cookies until the shopper accepts or refuses; the choice
 // can be changed on /cookies. Loaded only when no choice is stored; plain DOM (no React root), so
 // the chunk stays small.
-import { saveConsent } from '../../lib/consent';
+import { saveConsent } from './consent';
 
 const TITLE = 'We use cookies';
 const TEXT =

@@ -3,7 +3,7 @@
 // `cookie-policy` (content-managed), shown below the choices so its arrival moves nothing.
 import { useEffect, useState, type ReactElement } from 'react';
 import { Form } from '../../components/Field';
-import { readConsent, saveConsent } from '../../lib/consent';
+import { readConsent, saveConsent } from './consent';
 import { loadPageBlocks } from '../../lib/content-page';
 
 export default function CookiesScreen({ prefix }: { prefix: string }): ReactElement {

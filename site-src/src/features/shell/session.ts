@@ -1,17 +1,17 @@
 // The start of every visit, loaded after hydration by the shopper shell: who is this (the API,
 // not the cookie hint, decides), what is in their bag and their wishlist; and the page behaviour
 // that can wait for it (sticky header, account links, the mobile menu giving way to panels).
-import { loadCustomer } from '../../lib/account';
+import { loadCustomer } from '../account/account';
 import { loadCart } from '../../lib/cart';
-import { flushQueue, keepQueue, readConsent } from '../../lib/consent';
+import { flushQueue, keepQueue, readConsent } from './consent';
 import { isSignedInHint } from '../../lib/cookies';
 import { api } from '../../lib/api';
 import { store, type Panel } from '../../lib/store';
-import { followNewsletter } from '../../lib/newsletter';
+import { followNewsletter } from './newsletter';
 import { followPageViews } from '../../lib/page-view';
-import { followPrefetch } from '../../lib/prefetch';
-import { followLoads } from '../../lib/progress';
-import { loadWishlist } from '../../lib/wishlist';
+import { followPrefetch } from './prefetch';
+import { followLoads } from './progress';
+import { loadWishlist } from '../wishlist/wishlist';
 
 let started: Promise<void> | null = null;
 
@@ -101,7 +101,7 @@ export const LOCALE_PROMPTED = 'locale-prompted';
 async function promptLocale(prefix: string): Promise<void> {
   if (document.querySelector('.locale__button') === null || window.sessionStorage.getItem(LOCALE_PROMPTED) !== null) return;
   window.sessionStorage.setItem(LOCALE_PROMPTED, '1');
-  const { detectLocale, isCurrentSite, readLocaleCookie } = await import('../../lib/locale');
+  const { detectLocale, isCurrentSite, readLocaleCookie } = await import('./locale');
   const geo = await api<{ country: string | null }>('GET', '/geo').catch(() => ({ country: null }));
   if (!isCurrentSite(detectLocale(readLocaleCookie(), geo.country, prefix), prefix)) store.getState().openPanel('locale');
 }

@@ -10,7 +10,7 @@ import { SOLD_OUT } from '../../lib/stock-copy';
 import { store, useShopStore, type CartOption, type WishlistEntry } from '../../lib/store';
 import { choicesFor, chosenVariant, sameColour, shownOptions, type ChoosableVariant, type OptionChoice } from './wishlist-choice';
 import { SelectField } from '../../components/Field';
-import { clearWishlist, removeFromWishlist } from '../../lib/wishlist';
+import { clearWishlist, removeFromWishlist } from './wishlist';
 import { LineImage } from '../../components/LineImage';
 import { Modal } from '../../components/Modal';
 

@@ -27,7 +27,7 @@ export function WishlistToggle({ productId, variantId, optionsChosen, name }: Wi
       disabled={variantId === null}
       onClick={() => {
         if (variantId !== null) {
-          void import('../../lib/shop-actions').then(({ toggleWishlist }) => toggleWishlist({ product_id: productId, variant_id: variantId, options_chosen: optionsChosen, name }));
+          void import('../product/shop-actions').then(({ toggleWishlist }) => toggleWishlist({ product_id: productId, variant_id: variantId, options_chosen: optionsChosen, name }));
         }
       }}
     >

@@ -1,7 +1,7 @@
 // The progress bar's timing rules: nothing for loads under the 200 ms throttle, shown at least
 // 200 ms once shown, overlapping loads as one, the 5000 ms run; and which clicks load a page.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { API_LOAD } from './api';
+import { API_LOAD } from '../../lib/api';
 import { followLoads, isPageLoad, MIN_SHOWN_MS, PROGRESS_DURATION_MS, PROGRESS_THROTTLE_MS, type ProgressBar } from './progress';
 
 const load = (detail: number): boolean => window.dispatchEvent(new CustomEvent(API_LOAD, { detail }));

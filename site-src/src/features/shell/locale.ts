@@ -1,6 +1,6 @@
 // Locale detection and choice: the wsPreferredLocale cookie first, then the visitor's country from
 // the API's geo lookup; an unknown country is taken to be the site the visitor is on.
-import { readCookie } from './cookies';
+import { readCookie } from '../../lib/cookies';
 
 export interface Currency {
   code: 'GBP' | 'EUR' | 'USD';

@@ -2,9 +2,9 @@
 // carried to the next page, bounded), sent on acceptance, dropped on refusal; and the /cookies
 // screen's policy extraction.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { pageBlocks as policyBlocks } from './content-page';
+import { pageBlocks as policyBlocks } from '../../lib/content-page';
 import { CONSENT_COOKIE, keepQueue, parseConsent, QUEUE_KEY, QUEUE_MAX, readConsent, saveConsent, sendEvent } from './consent';
-import { CONSENTED } from './consent-rules';
+import { CONSENTED } from '../../lib/consent-rules';
 
 const layer = (): unknown[] => window.dataLayer ?? [];
 const queued = (): unknown[] => window.analyticsQueue ?? [];

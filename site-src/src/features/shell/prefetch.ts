@@ -2,7 +2,7 @@
 // HTTP cache while the browser is idle, so following the link starts from the cache. Skipped on a
 // 2g connection or with data saver on (spec), and capped per page so a long listing does not
 // fetch every product. Loaded with the session, after hydration.
-import { sameTabPage } from './links';
+import { sameTabPage } from '../../lib/links';
 
 /** requestIdleCallback's timeout: the prefetch waits for an idle moment at most this long. */
 export const PREFETCH_IDLE_TIMEOUT_MS = 2000;

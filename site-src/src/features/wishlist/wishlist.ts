@@ -1,8 +1,8 @@
 // The wishlist: a guest's lives in localStorage; a signed-in customer's is their first
 // wishlist on the API (created when missing). Both end up in the shared store's `wishlist`.
-import { api } from './api';
-import { notify } from './notifications';
-import { store, type WishlistEntry } from './store';
+import { api } from '../../lib/api';
+import { notify } from '../../lib/notifications';
+import { store, type WishlistEntry } from '../../lib/store';
 
 export const GUEST_WISHLIST_KEY = 'guest-wishlist';
 

@@ -1,8 +1,8 @@
 // HeaderActions island: neutral first render, signed-in account link, bag count, panels not links.
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { store } from '../lib/store';
-import { resetBrowserState } from '../testing/setup-dom';
+import { store } from '../../lib/store';
+import { resetBrowserState } from '../../testing/setup-dom';
 import HeaderActions from './header-actions';
 
 afterEach(resetBrowserState);

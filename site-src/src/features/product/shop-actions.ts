@@ -1,13 +1,13 @@
 // The actions islands load on first use (add to bag, wishlist toggle, error notifications), in one
 // chunk: each separate dynamic import would add its own preload list to every page's eager code.
-import { addToCart, type OptionSelection } from './cart';
-import { store, type AddedToBag } from './store';
+import { addToCart, type OptionSelection } from '../../lib/cart';
+import { store, type AddedToBag } from '../../lib/store';
 
 export { addToCart };
-import { notify } from './notifications';
+import { notify } from '../../lib/notifications';
 
 export { notify };
-export { toggleWishlist } from './wishlist';
+export { toggleWishlist } from '../wishlist/wishlist';
 
 /** Shows an error from any failed call as a notification. */
 export function showError(error: unknown): void {

@@ -1,7 +1,7 @@
 // When the newsletter modal opens: from a content link to `#newsletter` (any content block or the
 // footer), or by itself once a page has been open NEWSLETTER_DELAY_MS; never on checkout pages,
 // and never by itself again once the shopper dismissed it or subscribed (remembered per browser).
-import { store } from './store';
+import { store } from '../../lib/store';
 
 export const NEWSLETTER_KEY = 'newsletter';
 /** How long a page is open before the modal offers itself (the spec leaves the delay open). */

@@ -1,9 +1,9 @@
 // Cookie consent: the shopper's stored choice (strictly necessary cookies always; analytics only
 // once accepted) and the analytics queue, which holds events until that choice allows sending them.
-import { pushDataLayer } from './data-layer';
-import type { DataLayerEvent } from './consent-rules';
-import { readCookie } from './cookies';
-import { loadTrackingTag } from './tracking-tag';
+import { pushDataLayer } from '../../lib/data-layer';
+import type { DataLayerEvent } from '../../lib/consent-rules';
+import { readCookie } from '../../lib/cookies';
+import { loadTrackingTag } from '../../lib/tracking-tag';
 
 /** Events waiting for consent when a page is left, for the next page of the browser session. */
 export const QUEUE_KEY = 'analytics-queue';

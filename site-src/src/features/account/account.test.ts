@@ -2,10 +2,10 @@
 // whether or not the email has an account), so nothing of the browser's state changes; opening
 // the link signs in with the cart the answer carries (the bag this browser had).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiError, stubFetch } from '../testing/checkout-fixtures';
-import { resetBrowserState } from '../testing/setup-dom';
+import { apiError, stubFetch } from '../../testing/checkout-fixtures';
+import { resetBrowserState } from '../../testing/setup-dom';
 import { confirmRegistration, LOGIN_SERVICE_FAILED, register, signIn, UPDATE_FAILED, updateCustomer, USER_DATA_FAILED } from './account';
-import { store, type Cart } from './store';
+import { store, type Cart } from '../../lib/store';
 
 const customer = { id: 'u1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone: '', form_fields: [] };
 const line = {

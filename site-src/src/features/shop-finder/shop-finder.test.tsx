@@ -3,7 +3,7 @@
 // unknown; the visitor's location ranks the shops without going into the URL.
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { noShopsProps, shopFinderProps } from '../testing/shop-finder-fixtures';
+import { noShopsProps, shopFinderProps } from '../../testing/shop-finder-fixtures';
 import ShopFinder from './shop-finder';
 
 function shopNames(): string[] {

@@ -2,8 +2,8 @@
 // calls). Spec constants: the bar runs for 5000 ms, and a load shorter than the 200 ms throttle
 // shows nothing; once shown it stays at least 200 ms (the minimum data-fetch delay), so it never
 // flickers. Loaded with the session, after hydration.
-import { sameTabPage } from './links';
-import { API_LOAD } from './api';
+import { sameTabPage } from '../../lib/links';
+import { API_LOAD } from '../../lib/api';
 
 /** How long the bar takes to run most of its way while a load lasts. */
 export const PROGRESS_DURATION_MS = 5000;

@@ -10,7 +10,7 @@ import {
   rankShops,
   resolvePlace,
   type Place,
-} from './shop-finder';
+} from './shop-finder-rules';
 
 const places: Place[] = [
   { name: 'Leeds', kind: 'town', country: 'GB', lat: 53.7965, lon: -1.5478 },

@@ -1,10 +1,10 @@
 // Sign-in state: sign in, register, sign out, and the profile. The API sets the session
 // and `user-authenticated` cookies; the store follows, and the cart and wishlist reload on every change.
-import { api, ApiError } from './api';
-import { track } from './analytics';
-import { keepCart, loadCart } from './cart';
-import { store, type Cart, type Customer } from './store';
-import { GUEST_WISHLIST_KEY, loadWishlist, readGuestWishlist } from './wishlist';
+import { api, ApiError } from '../../lib/api';
+import { track } from '../../lib/analytics';
+import { keepCart, loadCart } from '../../lib/cart';
+import { store, type Cart, type Customer } from '../../lib/store';
+import { GUEST_WISHLIST_KEY, loadWishlist, readGuestWishlist } from '../wishlist/wishlist';
 
 /** The titles a registration offers (one must be selected). */
 export const TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Mx', 'Dr'] as const;
