@@ -52,7 +52,7 @@ function withMarket(path: string, market: Market): string {
 /**
  * Calls the API and returns its JSON (null for an empty answer). Writes always send JSON (the API
  * refuses anything else, which is half of its CSRF defence). `headers` adds request headers
- * (Place order's Idempotency-Key).
+ * (Place order's Idempotency-Key); `signal` cancels a call a newer one replaces (the listing's).
  */
 export async function api<T>(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -60,16 +60,17 @@ export async function api<T>(
   body?: unknown,
   market: Market = marketOf(),
   headers: Record<string, string> = {},
+  signal?: AbortSignal,
 ): Promise<T> {
   const sent: Record<string, string> = { ...headers, Accept: 'application/json' };
-  const init: RequestInit = { method, credentials: 'same-origin', headers: sent };
+  const init: RequestInit = { method, credentials: 'same-origin', headers: sent, signal };
   if (method === 'POST' || method === 'PUT') {
     sent['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body ?? {});
   }
   let response: Response;
   let text: string;
-  // Each call's start and end, for the progress bar (lib/progress.ts).
+  // Each call's start and end, for the progress bar (features/shell/progress.ts).
   loading(1);
   try {
     response = await fetch(withMarket(path, market), init);

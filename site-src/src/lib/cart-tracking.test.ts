@@ -1,7 +1,7 @@
 // Cart tracking rows: the style code and colour as the API builds an order's purchase rows, the
 // line's sale price and the cart's currency; the three cart events carry them.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CONSENT_COOKIE } from './consent';
+import { CONSENT_COOKIE } from '../features/shell/consent';
 import { cartRows, trackCartEvent, trackingProductId } from './cart-tracking';
 import type { Cart, LineItem } from './store';
 

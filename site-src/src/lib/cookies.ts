@@ -14,7 +14,7 @@ export function readCookie(name: string, cookieString: string = document.cookie)
   return null;
 }
 
-/** Content preview mode is on while this cookie is set (GET /api/preview; islands/preview-bar.tsx). */
+/** Content preview mode is on while this cookie is set (GET /api/preview; features/preview/preview-bar.tsx). */
 export const PREVIEW_COOKIE = 'amplience-preview';
 
 /** The spec's `user-authenticated` cookie (1/0): a hint for the header only, not proof of a session. */

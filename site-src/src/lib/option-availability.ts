@@ -1,6 +1,6 @@
 // The availability of one size or length value over live stock, for marking the choices on the
 // product page. Its own module so it loads with the product options' after-hydration chunk
-// (lib/product-options-live.ts), not with the page.
+// (features/product/product-options-live.ts), not with the page.
 import { level, type StockMap, type VariantOptions } from './availability';
 
 /** A colour is in stock if any of its variants has stock (untracked variants always do). */

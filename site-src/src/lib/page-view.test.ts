@@ -1,7 +1,7 @@
 // page_view on every page but the excluded types and editors' previews, with login_state; a
 // login_state event each time the shopper signs in or out; a view again on a back/forward return.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONSENT_COOKIE } from './consent';
+import { CONSENT_COOKIE } from '../features/shell/consent';
 import { PREVIEW_COOKIE } from './cookies';
 import { followPageViews, pageView } from './page-view';
 import { store } from './store';

@@ -7,8 +7,6 @@
 // The API calls that fill it live in cart.ts, account.ts and wishlist.ts; this file only holds state.
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import type { ProductActionsProps } from '../islands/product-actions';
-import type { ProductOptionsProps } from '../islands/product-options';
 
 export interface ProductSelection {
   sizeId: number | null;
@@ -27,11 +25,13 @@ export interface ProductSelection {
   colourVariantId: number | null;
 }
 
-/** The island props of the colourway now shown, after a colour change without a reload. */
-export interface ShownColourway {
-  options: ProductOptionsProps;
-  actions: ProductActionsProps;
-}
+/**
+ * The island props of the colourway now shown, after a colour change without a reload. The store
+ * sits below the features and never imports one, so the product feature, which owns those props,
+ * declares the fields (`options`, `actions`) in features/product/colourway.ts.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ShownColourway {}
 
 export interface CartOption {
   name: string;

@@ -1,7 +1,7 @@
 // The market's tag manager: never before consent to analytics, loaded once with the page's
 // container id when accepted (the queue first, then gtm.start), not in content preview.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONSENT_COOKIE, flushQueue, saveConsent } from './consent';
+import { CONSENT_COOKIE, flushQueue, saveConsent } from '../features/shell/consent';
 import { PREVIEW_COOKIE } from './cookies';
 import { resetTrackingTagForTests, TAG_MANAGER_SCRIPT } from './tracking-tag';
 

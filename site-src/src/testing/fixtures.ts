@@ -1,6 +1,6 @@
 // Island props shared by the unit tests and the template/component parity test.
-import type { HeaderActionsProps } from '../islands/header-actions';
-import type { ProductOptionsProps } from '../islands/product-options';
+import type { HeaderActionsProps } from '../features/shell/header-actions';
+import type { ProductOptionsProps } from '../features/product/product-options';
 
 export const headerActionsFixtures: Record<string, HeaderActionsProps> = {
   uk: { prefix: '' },
@@ -104,7 +104,7 @@ export function islandHtml(name: string, id: string, inner: string, props: unkno
   return `<div data-island="${name}" data-island-id="${id}"${when}>${inner}</div><script type="application/json" data-island-props="${id}">${json}</script>`;
 }
 
-import type { ProductActionsProps } from '../islands/product-actions';
+import type { ProductActionsProps } from '../features/product/product-actions';
 
 export const productActionsFixtures: Record<string, ProductActionsProps> = {
   dress: {

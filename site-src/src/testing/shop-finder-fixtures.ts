@@ -1,6 +1,6 @@
 // ShopFinder island props as generator/src/shop_finder.rs writes them: three shops (one marker moved
 // off its spot), a handful of places, and the same with no shops.
-import type { ShopFinderProps } from '../islands/shop-finder';
+import type { ShopFinderProps } from '../features/shop-finder/shop-finder';
 
 const week = (weekday: string, sunday: string) =>
   ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].map((day) => ({ day, hours: day === 'Sunday' ? sunday : weekday }));

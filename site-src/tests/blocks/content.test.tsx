@@ -3,11 +3,11 @@
 // banner's speeds and pause, and the promo CTA click event.
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import Accordion, { toggled } from '../../src/islands/accordion';
-import AnimatedTextBanner from '../../src/islands/animated-text-banner';
-import Carousel, { stepIndex } from '../../src/islands/carousel';
-import FooterColumns, { nextOpen } from '../../src/islands/footer-columns';
-import PromoClicks, { promoOf } from '../../src/islands/promo-clicks';
+import Accordion, { toggled } from '../../src/features/blocks/accordion';
+import AnimatedTextBanner from '../../src/features/blocks/animated-text-banner';
+import Carousel, { stepIndex } from '../../src/features/blocks/carousel';
+import FooterColumns, { nextOpen } from '../../src/features/blocks/footer-columns';
+import PromoClicks, { promoOf } from '../../src/features/blocks/promo-clicks';
 import { accordion, animatedTextBanner, carousel, footerColumns } from './fixtures';
 
 afterEach(() => {

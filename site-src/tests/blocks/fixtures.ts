@@ -1,15 +1,15 @@
 // Props of the content-block islands for the component and parity tests: the shapes
 // generator/src/blocks.rs produces, with awkward text (quotes, ampersands, markup characters).
-import type { AccordionProps } from '../../src/islands/accordion';
-import type { AnimatedTextBannerProps } from '../../src/islands/animated-text-banner';
-import type { BenefitBarProps } from '../../src/islands/benefit-bar';
-import type { CarouselProps } from '../../src/islands/carousel';
-import type { CountdownProps } from '../../src/islands/countdown';
-import type { FooterColumnsProps } from '../../src/islands/footer-columns';
-import type { MegaMenuProps } from '../../src/islands/mega-menu';
-import type { MobileMenuProps } from '../../src/islands/mobile-menu';
-import type { StickerProps } from '../../src/islands/sticker';
-import type { MenuNode } from '../../src/islands/blocks/schemas';
+import type { AccordionProps } from '../../src/features/blocks/accordion';
+import type { AnimatedTextBannerProps } from '../../src/features/blocks/animated-text-banner';
+import type { BenefitBarProps } from '../../src/features/blocks/benefit-bar';
+import type { CarouselProps } from '../../src/features/blocks/carousel';
+import type { CountdownProps } from '../../src/features/blocks/countdown';
+import type { FooterColumnsProps } from '../../src/features/blocks/footer-columns';
+import type { MegaMenuProps } from '../../src/features/blocks/mega-menu';
+import type { MobileMenuProps } from '../../src/features/blocks/mobile-menu';
+import type { StickerProps } from '../../src/features/blocks/sticker';
+import type { MenuNode } from '../../src/features/blocks/schemas';
 
 export const benefitBar: BenefitBarProps = {
   items: [

@@ -4,9 +4,9 @@
 // keyboard) and their dataLayer pushes.
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import MegaMenu from '../../src/islands/mega-menu';
-import MobileMenu, { nodesOnPath } from '../../src/islands/mobile-menu';
-import MobileMenuTwo, { categoriesOf } from '../../src/islands/mobile-menu-two';
+import MegaMenu from '../../src/features/blocks/mega-menu';
+import MobileMenu, { nodesOnPath } from '../../src/features/blocks/mobile-menu';
+import MobileMenuTwo, { categoriesOf } from '../../src/features/blocks/mobile-menu-two';
 import { megaMenu, menuItems, mobileMenu } from './fixtures';
 
 beforeEach(() => {

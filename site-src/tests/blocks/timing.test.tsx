@@ -1,9 +1,9 @@
 // Timing rules of the benefit-bar ticker, the countdown and the sticker fit, with fake timers.
 import { act, fireEvent, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import BenefitBar from '../../src/islands/benefit-bar';
-import Countdown, { countdownParts, msLeftInWindow } from '../../src/islands/countdown';
-import Sticker, { stickerScale } from '../../src/islands/sticker';
+import BenefitBar from '../../src/features/blocks/benefit-bar';
+import Countdown, { countdownParts, msLeftInWindow } from '../../src/features/blocks/countdown';
+import Sticker, { stickerScale } from '../../src/features/blocks/sticker';
 import { benefitBar, benefitBarSingle, countdown, sticker } from './fixtures';
 
 beforeEach(() => {

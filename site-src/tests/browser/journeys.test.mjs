@@ -10,7 +10,7 @@
 // SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:journeys
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { openMail as openMailbox, registerAndConfirm } from './accounts.mjs';
 import { axeViolations, chromiumMissing, hydrated, launch, openPage } from './chromium.mjs';
 

@@ -1,7 +1,7 @@
 // The account's own navigation, on each of its pages: the overview, the profile, orders,
 // addresses and the password, the current page marked, and Sign out.
 import type { ReactElement } from 'react';
-import { signOut } from '../../lib/account';
+import { signOut } from './account';
 
 export type AccountPage = 'my-account' | 'my-profile' | 'order-history' | 'saved-addresses';
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ADDRESS, stubFetch, stubLocation } from '../../testing/checkout-fixtures';
 import { resetBrowserState } from '../../testing/setup-dom';
 import type { Order } from '../../lib/orders';
-import MyAccountScreen from '../../screens/my-account';
+import MyAccountScreen from './my-account-screen';
 
 const customer = {
   id: 'u1', email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', phone: '',

@@ -4,7 +4,7 @@
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../../components/Field';
 import { api, ApiError, messageOf } from '../../lib/api';
-import { TITLES, updateCustomer } from '../../lib/account';
+import { TITLES, updateCustomer } from './account';
 import { nameError } from '../../lib/account-rules';
 import type { Customer } from '../../lib/store';
 

@@ -49,6 +49,7 @@ function Delivery({ view, setView, prefix }: StepProps): ReactElement {
       })
       .catch(() => setSaved([]));
     // Once per page (the view's later answers must not reset the choice): deliberately no deps.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const change = (next: AddressFields): void => {

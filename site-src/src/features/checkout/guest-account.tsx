@@ -3,7 +3,7 @@
 // to reset the password.
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError, SelectField } from '../../components/Field';
-import { TITLES } from '../../lib/account';
+import { TITLES } from '../account/account';
 import { track } from '../../lib/analytics';
 import { ApiError } from '../../lib/api';
 import type { GuestAccount } from '../../lib/orders';

@@ -3,7 +3,7 @@
 // it (CheckoutStep).
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../../components/Field';
-import { LoginForm } from '../../components/LoginForm';
+import { LoginForm } from '../account/LoginForm';
 import { emailError } from '../../lib/validation';
 import { putEmail } from './checkout-api/put-email';
 import { startCheckout } from './checkout-api/start-checkout';
