@@ -6,17 +6,19 @@ use crate::auth;
 use crate::cart;
 use crate::checkout;
 use crate::mail;
+use crate::rate_limit;
 use crate::session;
 use crate::state::AppState;
+use crate::webhooks;
 use std::future::Future;
 use std::time::Duration;
 use tokio::task::JoinHandle;
 
 impl AppState {
     /// Deletes what has outlived its use, every `every`: expired sessions, spent or expired reset
-    /// links, registrations nobody confirmed, browsers
-    /// not signed in from for a year, guest carts untouched for longer than the cart cookie lives, and emails sent more
-    /// than a month ago.
+    /// links, registrations nobody confirmed, browsers not signed in from for a year, guest carts
+    /// untouched for longer than the cart cookie lives, emails sent more than a month ago, ended
+    /// rate-limit windows and webhook delivery ids older than a day.
     pub fn spawn_janitor(&self, every: Duration) -> JoinHandle<()> {
         repeat(
             self,
@@ -66,6 +68,8 @@ impl AppState {
         removed += auth::confirmation::purge_expired(&mut tx, now).await?;
         removed += auth::devices::purge_stale(&mut tx, now).await?;
         removed += mail::outbox::purge_sent(&mut tx, now).await?;
+        rate_limit::purge_ended(&mut tx, now).await?;
+        webhooks::replay::purge_old(&mut tx, now).await?;
         // The checkouts first: they find their carts through the cart table.
         checkout::express::purge_abandoned(&mut tx, stale_carts).await?;
         checkout::standard::record::purge_abandoned(&mut tx, stale_carts).await?;

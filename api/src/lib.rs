@@ -23,6 +23,7 @@ pub mod password;
 pub mod payments;
 pub mod preview;
 pub mod promotions;
+pub mod rate_limit;
 pub mod search;
 pub mod security;
 pub mod session;

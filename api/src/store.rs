@@ -35,6 +35,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
         11,
         include_str!("../migrations/0011_wishlist_options_chosen.sql"),
     ),
+    (12, include_str!("../migrations/0012_shared_throttles.sql")),
 ];
 
 /// `($1,$2,…),(…)` for `rows` rows of `cols` columns: the Any driver's query builder writes `?`,

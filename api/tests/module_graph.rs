@@ -22,6 +22,7 @@ const OWNERS: &[(&str, &str)] = &[
     ("marketing_consent", "marketing.rs"),
     ("outbox", "mail/outbox.rs"),
     ("password_reset", "auth/reset.rs"),
+    ("rate_window", "rate_limit.rs"),
     ("pending_registration", "auth/confirmation.rs"),
     ("known_device", "auth/devices.rs"),
     ("schema_migrations", "store.rs"),
@@ -30,6 +31,7 @@ const OWNERS: &[(&str, &str)] = &[
     ("shop_order", "checkout/orders.rs"),
     ("shop_order_line", "checkout/orders.rs"),
     ("stock_notification", "marketing.rs"),
+    ("webhook_delivery", "webhooks/replay.rs"),
     ("wishlist", "wishlist.rs"),
     ("wishlist_item", "wishlist.rs"),
 ];

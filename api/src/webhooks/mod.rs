@@ -67,7 +67,7 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 async fn content(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let secret = state.config().content_webhook_secret.as_deref();
     match signature::verify_hmac(secret, header(&headers, SIGNATURE_HEADER), &body) {
-        Ok(()) => accept(&state, Origin::Content, &headers, &body),
+        Ok(()) => accept(&state, Origin::Content, &headers, &body).await,
         Err(e) => unauthorized(&e, Origin::Content).into_response(),
     }
 }
@@ -75,7 +75,7 @@ async fn content(State(state): State<AppState>, headers: HeaderMap, body: Bytes)
 async fn catalog(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let secret = state.config().catalog_webhook_secret.as_deref();
     match signature::verify_secret_header(secret, header(&headers, SECRET_HEADER)) {
-        Ok(()) => accept(&state, Origin::Catalog, &headers, &body),
+        Ok(()) => accept(&state, Origin::Catalog, &headers, &body).await,
         Err(e) => unauthorized(&e, Origin::Catalog).into_response(),
     }
 }
@@ -99,7 +99,7 @@ pub fn parse_changes(origin: Origin, body: &[u8]) -> Result<Vec<Change>, ApiErro
 }
 
 /// After authentication: parse, drop replays, hand the changes to the daemon.
-fn accept(state: &AppState, origin: Origin, headers: &HeaderMap, body: &[u8]) -> Response {
+async fn accept(state: &AppState, origin: Origin, headers: &HeaderMap, body: &[u8]) -> Response {
     let changes = match parse_changes(origin, body) {
         Ok(c) => c,
         Err(e) => return e.into_response(),
@@ -127,16 +127,11 @@ fn accept(state: &AppState, origin: Origin, headers: &HeaderMap, body: &[u8]) ->
         res.extensions_mut().insert(crate::error::Explained);
         return res;
     };
-    if !webhooks
-        .replay
-        .first_time(&format!("{origin:?}:{delivery}"))
-    {
-        tracing::info!(?origin, %delivery, "webhook replay ignored");
-        return (
-            StatusCode::OK,
-            Json(serde_json::json!({"status": "duplicate", "delivery": delivery})),
-        )
-            .into_response();
+    let id = format!("{origin:?}:{delivery}");
+    match replay::first_time(state.db(), &id, state.now()).await {
+        Ok(true) => {}
+        Ok(false) => return duplicate(origin, &delivery),
+        Err(e) => return e.into_response(),
     }
     tracing::info!(?origin, %delivery, changes = changes.len(), "webhook accepted");
     let count = changes.len();
@@ -146,6 +141,16 @@ fn accept(state: &AppState, origin: Origin, headers: &HeaderMap, body: &[u8]) ->
     (
         StatusCode::ACCEPTED,
         Json(serde_json::json!({"status": if count > 0 {"queued"} else {"ignored"}, "delivery": delivery, "changes": count})),
+    )
+        .into_response()
+}
+
+/// The answer to a delivery already acted on: 200, so the sender stops retrying.
+fn duplicate(origin: Origin, delivery: &str) -> Response {
+    tracing::info!(?origin, %delivery, "webhook replay ignored");
+    (
+        StatusCode::OK,
+        Json(serde_json::json!({"status": "duplicate", "delivery": delivery})),
     )
         .into_response()
 }

@@ -95,20 +95,7 @@ impl TestApi {
             .await
             .unwrap();
         let state = AppState::with_db(db, config).await.unwrap();
-        let mut app = axum::Router::new().nest("/api", api::app(state.clone()));
-        if let Some(pages) = state.sandbox_pages() {
-            app = app.nest(api::payments::sandbox::MOUNT, pages);
-        }
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move {
-            axum::serve(
-                listener,
-                app.into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .await
-            .unwrap()
-        });
+        let addr = serve(&state).await;
         TestApi {
             state,
             addr,
@@ -147,6 +134,14 @@ impl TestApi {
             .unwrap()
     }
 
+    /// `another_host`, serving on a loopback socket of its own: a browser whose `addr` is this
+    /// one reaches the same shop through another API process.
+    pub async fn another_host_served(&self) -> (AppState, SocketAddr) {
+        let state = self.another_host().await;
+        let addr = serve(&state).await;
+        (state, addr)
+    }
+
     /// Drops the PostgreSQL schema (SQLite's temp dir goes with `self`).
     pub async fn finish(mut self) {
         self.state.db().close().await;
@@ -175,6 +170,25 @@ impl TestApi {
             .await
             .unwrap()
     }
+}
+
+/// Serves `state`'s API (and the sandbox provider's pages, when it pays) on a fresh loopback port.
+async fn serve(state: &AppState) -> SocketAddr {
+    let mut app = axum::Router::new().nest("/api", api::app(state.clone()));
+    if let Some(pages) = state.sandbox_pages() {
+        app = app.nest(api::payments::sandbox::MOUNT, pages);
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .unwrap()
+    });
+    addr
 }
 
 async fn drop_schema(url: &str, schema: &str) {
