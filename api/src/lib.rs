@@ -17,6 +17,7 @@ pub mod health;
 pub mod inventory;
 pub mod janitor;
 pub mod json;
+pub mod leader;
 pub mod mail;
 pub mod marketing;
 pub mod password;

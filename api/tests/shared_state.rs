@@ -211,9 +211,66 @@ async fn popular_searches_reach_every_host(backend: Backend) {
     api.finish().await;
 }
 
+/// On PostgreSQL one host at a time leads; a waiting host takes over when the leader gives up or
+/// its connection dies, and the old leader learns it has lost the lead. On SQLite (one host) the
+/// lead is always free.
+async fn one_rebuild_leader_and_a_hand_over(backend: Backend) {
+    use api::leader::Leadership;
+    use std::time::{Duration, Instant};
+    let api = TestApi::start(backend).await;
+    let other = api.another_host().await;
+    let (db_a, db_b) = (api.state.db().clone(), other.db().clone());
+    let mut first = Leadership::try_acquire(&db_a).await.unwrap().unwrap();
+    let second = Leadership::try_acquire(&db_b).await.unwrap();
+    if backend == Backend::Sqlite {
+        assert!(second.is_some(), "SQLite has one host, always the leader");
+        api.finish().await;
+        return;
+    }
+    assert!(second.is_none(), "the lead is taken");
+    let waiting = tokio::spawn(async move {
+        Leadership::acquire(&db_b, Duration::from_millis(50))
+            .await
+            .unwrap()
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !waiting.is_finished(),
+        "no hand-over while the leader lives"
+    );
+    // The leader's session dies (as when its process is killed): PostgreSQL releases the lock.
+    let started = Instant::now();
+    let killed: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted \
+         AND objid::bigint = (hashtext(current_schema() || ':rebuild-leader')::bigint & 4294967295)",
+    )
+    .fetch_all(api.state.db().pool())
+    .await
+    .unwrap();
+    assert_eq!(killed, [true]);
+    let next = tokio::time::timeout(Duration::from_secs(5), waiting)
+        .await
+        .expect("the waiting host takes the lead")
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(2));
+    let lost = tokio::time::timeout(
+        Duration::from_secs(5),
+        first.lost(Duration::from_millis(50)),
+    )
+    .await
+    .expect("the old leader notices");
+    assert!(format!("{lost:#}").contains("lock connection"), "{lost:#}");
+    // Giving the lead up hands it over at once.
+    assert!(Leadership::try_acquire(&db_a).await.unwrap().is_none());
+    next.release().await.unwrap();
+    assert!(Leadership::try_acquire(&db_a).await.unwrap().is_some());
+    api.finish().await;
+}
+
 on_both!(
     sign_in_throttle_is_shared_by_the_hosts,
     concurrent_admits_on_two_hosts_stop_at_the_limit,
     webhook_replays_are_caught_on_another_host,
     popular_searches_reach_every_host,
+    one_rebuild_leader_and_a_hand_over,
 );
