@@ -1,12 +1,14 @@
 //! The background chores on the shared state, each on its own interval: the janitor (every table's
-//! owner deletes its rows that outlived their use), the settling of stale Pending orders and the
-//! saving of the popular-search counts. A failed pass is logged and tried again at the next tick.
+//! owner deletes its rows that outlived their use), the settling of stale Pending orders, the
+//! saving of the popular-search counts, and the publishing or installing of the search index. A
+//! failed pass is logged and tried again at the next tick.
 
 use crate::auth;
 use crate::cart;
 use crate::checkout;
 use crate::mail;
 use crate::rate_limit;
+use crate::search;
 use crate::session;
 use crate::state::AppState;
 use crate::webhooks;
@@ -50,6 +52,38 @@ impl AppState {
                     .search()
                     .popular
                     .flush(state.db(), state.now())
+                    .await
+                    .map(drop)
+            },
+        )
+    }
+
+    /// Publishes the search index this host's builds make into the store every `every`, for the
+    /// other API hosts (`search::distribution`); the rebuild leader runs it.
+    pub fn spawn_search_publisher(&self, every: Duration) -> JoinHandle<()> {
+        repeat(
+            self,
+            every,
+            "publishing the search index failed",
+            |state| async move {
+                let root = state.config().search_dir.clone();
+                search::distribution::publish(state.db(), &root, state.now())
+                    .await
+                    .map(drop)
+            },
+        )
+    }
+
+    /// Installs the search index the leader published, every `every`, so this host searches
+    /// the latest build without sharing its disk; every `storefront api` host runs it.
+    pub fn spawn_search_follower(&self, every: Duration) -> JoinHandle<()> {
+        repeat(
+            self,
+            every,
+            "installing the published search index failed",
+            |state| async move {
+                let root = state.config().search_dir.clone();
+                search::distribution::follow(state.db(), &root)
                     .await
                     .map(drop)
             },

@@ -123,6 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     opts.progress = false;
     let source = fresh_source(&args.build, &mut opts, &runtime)?;
     let export_dir = opts.export_dir.clone();
+    let search_dir = opts.cache_dir.join(generator::search_index::SEARCH_DIR);
     let dirs = generator::output::OutputDirs {
         public: opts.public_dir.clone(),
         cache: opts.cache_dir.clone(),
@@ -145,6 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     runtime.block_on(async move {
         let mut config = api::Config::new(args.database_url.clone(), export_dir);
         config.public_base_url = format!("http://{}", args.addr);
+        config.search_dir = search_dir;
         args.webhooks.apply(&mut config);
         config.admin_token = args.admin_token.clone();
         config.promotions = api::promotions::PromotionsConfig::from_env()?;
@@ -162,6 +164,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let _reconciler = api_state.spawn_order_reconciler(Duration::from_secs(60));
         // Popular searches reach the store, and so the other API hosts, only through this flush.
         let _search_log = api_state.spawn_search_log_flusher(Duration::from_secs(10));
+        // Each build's search index goes to the store, from which every `storefront api` host
+        // installs it.
+        let _search_publisher = api_state.spawn_search_publisher(SEARCH_SYNC);
         let _mail = api_state.spawn_mail_sender()?;
         api_state.webhooks().attach(Arc::new(daemon.clone()));
         let app = production_router(
@@ -200,6 +205,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     })
 }
+
+/// How often the leader looks for a new search index to publish (one `readlink` per market).
+const SEARCH_SYNC: Duration = Duration::from_millis(500);
 
 /// How often the stand-by tries for the lead, and the leader checks it still holds it.
 const LEAD_CHECK: Duration = Duration::from_secs(1);

@@ -127,17 +127,30 @@ impl TestApi {
     /// A second API state on the same database with its own connection pool, as another host
     /// of the same shop would have.
     pub async fn another_host(&self) -> AppState {
+        self.another_host_with(|_| {}).await
+    }
+
+    /// As `another_host`, with its configuration changed by `tweak` (its own search directory).
+    pub async fn another_host_with(&self, tweak: impl FnOnce(&mut Config)) -> AppState {
         let schema = self.schema.as_ref().map(|(_, s)| s.as_str());
         let db = Db::connect_in_schema(&self.url, schema).await.unwrap();
-        AppState::with_db(db, self.state.config().clone())
-            .await
-            .unwrap()
+        let mut config = self.state.config().clone();
+        tweak(&mut config);
+        AppState::with_db(db, config).await.unwrap()
     }
 
     /// `another_host`, serving on a loopback socket of its own: a browser whose `addr` is this
     /// one reaches the same shop through another API process.
     pub async fn another_host_served(&self) -> (AppState, SocketAddr) {
-        let state = self.another_host().await;
+        self.another_host_served_with(|_| {}).await
+    }
+
+    /// As `another_host_served`, with its configuration changed by `tweak`.
+    pub async fn another_host_served_with(
+        &self,
+        tweak: impl FnOnce(&mut Config),
+    ) -> (AppState, SocketAddr) {
+        let state = self.another_host_with(tweak).await;
         let addr = serve(&state).await;
         (state, addr)
     }
