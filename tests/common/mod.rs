@@ -2,6 +2,8 @@
 //! a temporary directory and read its output; send raw HTTP/1.1 requests to a server on loopback.
 #![allow(dead_code)]
 
+pub mod hosts;
+
 use generator::{BuildOptions, BuildReport};
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
