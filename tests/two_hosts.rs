@@ -1,28 +1,14 @@
 //! Two API hosts behind a round-robin proxy, as real processes on one PostgreSQL: the leading
 //! `storefront serve` and a `storefront api` with a search directory of its own. A shopper's bag
-//! is the same whichever host answers, and a product renamed by a webhook rebuild on the leader
-//! is found by a search on both hosts. Needs TEST_POSTGRES_URL (CI has it).
+//! and session are the same whichever host answers, failed sign-ins on both hosts count against
+//! one limit, and a product renamed by a webhook rebuild on the leader is found by a search on
+//! both hosts. Needs TEST_POSTGRES_URL (CI has it).
 
 mod common;
 
 use common::hosts::{Browser, CATALOG_SECRET, Process, Schema, free_addr, round_robin};
 use serde_json::{Value, json};
-use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// A copy of the sample export, so the test can change a product.
-fn copy_sample(to: &Path) {
-    let from = common::sample_export();
-    for entry in walkdir::WalkDir::new(&from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(&from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
 
 fn quantity(cart: &Value) -> i64 {
     cart["line_items"]["physical_items"][0]["quantity"]
@@ -35,7 +21,7 @@ async fn two_hosts_behind_a_round_robin_proxy_behave_as_one() {
     let schema = Schema::create().await;
     let dir = tempfile::tempdir().unwrap();
     let export = dir.path().join("export");
-    copy_sample(&export);
+    common::copy_dir(&common::sample_export(), &export);
     let (addr_a, addr_b) = (free_addr(), free_addr());
     let leader = Process::serve(dir.path(), "a", &addr_a, &export, &schema.url);
     leader.wait_for_200(&addr_a, "/").await;
@@ -83,6 +69,54 @@ async fn two_hosts_behind_a_round_robin_proxy_behave_as_one() {
     for _ in 0..4 {
         let (code, cart) = shopper.send("GET", "/api/cart", None).await;
         assert_eq!((code, quantity(&cart)), (200, 2), "{cart}");
+    }
+
+    // A session made through one host is honoured by both.
+    let mut ada = Browser::new(&proxy);
+    let registration = json!({"email": "ada@example.com", "password": "secret123",
+        "first_name": "Ada", "last_name": "Lovelace", "title": "Ms"});
+    let (code, body) = ada
+        .send("POST", "/api/auth/register", Some(registration))
+        .await;
+    assert_eq!(code, 202, "{body}");
+    let mail: String = sqlx::query_scalar(
+        "SELECT body FROM outbox WHERE recipient = $1 AND kind = 'account_confirmation'",
+    )
+    .bind("ada@example.com")
+    .fetch_one(schema.db.pool())
+    .await
+    .unwrap();
+    let token = &mail.split("token=").nth(1).unwrap()[..64];
+    let (code, body) = ada
+        .send(
+            "POST",
+            "/api/auth/register/confirm",
+            Some(json!({"token": token})),
+        )
+        .await;
+    assert_eq!(code, 200, "{body}");
+    for _ in 0..4 {
+        let (code, me) = ada.send("GET", "/api/customer", None).await;
+        assert_eq!(
+            (code, &me["email"]),
+            (200, &json!("ada@example.com")),
+            "{me}"
+        );
+    }
+
+    // Failed sign-ins spread over both hosts count against one limit (5 per account and client).
+    let mut guesser = Browser::new(&proxy);
+    let guess = json!({"email": "ada@example.com", "password": "wrong-guess"});
+    for i in 0..5 {
+        let (code, body) = guesser
+            .send("POST", "/api/auth/login", Some(guess.clone()))
+            .await;
+        assert_eq!(code, 401, "guess {i}: {body}");
+    }
+    for _ in 0..2 {
+        let right = json!({"email": "ada@example.com", "password": "secret123"});
+        let (code, body) = guesser.send("POST", "/api/auth/login", Some(right)).await;
+        assert_eq!(code, 429, "both hosts refuse: {body}");
     }
 
     // A rebuild on the leader renames a product; both hosts find it by its new name.

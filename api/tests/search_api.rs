@@ -25,6 +25,30 @@ fn build_index(cache: &Path, catalog: &Catalog) {
     .unwrap();
 }
 
+/// What `browser` finds after `rebuild_with_a_new_price_and_a_product_gone`: the new price for
+/// `path`'s product, and no trace of product 101.
+async fn assert_rebuilt_index_served(browser: &mut Browser, path: &str) {
+    let after = browser.get(path).await.json();
+    assert_eq!(after["products"][0]["original_price"], 9.99);
+    let gone = browser
+        .get(&format!("/api/search?{}", q(&[("query", "274674")])))
+        .await
+        .json();
+    let hits = gone["products"].as_array().unwrap();
+    assert!(hits.iter().all(|h| h["id"] != 101));
+}
+
+/// A rebuild after product 112's price became 9.99 and product 101 was removed.
+fn rebuild_with_a_new_price_and_a_product_gone(cache: &Path, catalog: &mut Catalog) {
+    let product = catalog.products.iter_mut().find(|p| p.id == 112).unwrap();
+    for way in &mut std::sync::Arc::make_mut(product).colourways {
+        way.prices[0].price.minor = 999;
+        way.prices[0].sale = None;
+    }
+    catalog.products.retain(|p| p.id != 101);
+    build_index(cache, catalog);
+}
+
 fn sample_catalog() -> Catalog {
     std::sync::Arc::unwrap_or_clone(
         generator::load::load_export(Path::new(SAMPLE))
@@ -341,26 +365,8 @@ async fn a_rebuilt_index_is_served_without_a_restart(backend: Backend) {
     let before: Value = b.get(&path).await.json()["products"][0].clone();
     assert_eq!(before["name"], "Ribbed Vest Top");
 
-    let product = catalog.products.iter_mut().find(|p| p.id == 112).unwrap();
-    for way in &mut std::sync::Arc::make_mut(product).colourways {
-        way.prices[0].price.minor = 999;
-        way.prices[0].sale = None;
-    }
-    catalog.products.retain(|p| p.id != 101);
-    build_index(cache.path(), &catalog);
-    let after = b.get(&path).await.json();
-    assert_eq!(after["products"][0]["original_price"], 9.99);
-    let gone = b
-        .get(&format!("/api/search?{}", q(&[("query", "274674")])))
-        .await
-        .json();
-    assert!(
-        gone["products"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|h| h["id"] != 101)
-    );
+    rebuild_with_a_new_price_and_a_product_gone(cache.path(), &mut catalog);
+    assert_rebuilt_index_served(&mut b, &path).await;
     api.finish().await;
 }
 
@@ -403,13 +409,7 @@ async fn the_index_reaches_another_host_through_the_store(backend: Backend) {
         }
     };
     let stored_before = blobs(&api).await;
-    let product = catalog.products.iter_mut().find(|p| p.id == 112).unwrap();
-    for way in &mut std::sync::Arc::make_mut(product).colourways {
-        way.prices[0].price.minor = 999;
-        way.prices[0].sale = None;
-    }
-    catalog.products.retain(|p| p.id != 101);
-    build_index(cache.path(), &catalog);
+    rebuild_with_a_new_price_and_a_product_gone(cache.path(), &mut catalog);
     assert_eq!(publish(api.state.db(), &leader_dir, now).await.unwrap(), 3);
     let files: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM search_generation_file f JOIN search_live l \
@@ -424,19 +424,7 @@ async fn the_index_reaches_another_host_through_the_store(backend: Backend) {
         "a rebuild stores its new files only: {stored_before} → {stored_after} of {files}"
     );
     assert_eq!(follow(other.db(), &other_dir).await.unwrap(), 3);
-    let after = on_b.get(&path).await.json();
-    assert_eq!(after["products"][0]["original_price"], 9.99);
-    let gone = on_b
-        .get(&format!("/api/search?{}", q(&[("query", "274674")])))
-        .await
-        .json();
-    assert!(
-        gone["products"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|h| h["id"] != 101)
-    );
+    assert_rebuilt_index_served(&mut on_b, &path).await;
     assert_eq!(follow(other.db(), &other_dir).await.unwrap(), 0);
     api.finish().await;
 }

@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 pub const CATALOG_SECRET: &str = "catalog-secret";
 
@@ -177,47 +176,23 @@ impl Browser {
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nSec-Fetch-Site: same-origin\r\nContent-Length: {}\r\n",
-            self.addr,
-            body.len()
-        );
+        let cookie = cookies.join("; ");
+        let mut headers = vec![("Sec-Fetch-Site", "same-origin")];
         if !body.is_empty() {
-            head.push_str("Content-Type: application/json\r\n");
+            headers.push(("Content-Type", "application/json"));
         }
-        if !cookies.is_empty() {
-            head.push_str(&format!("Cookie: {}\r\n", cookies.join("; ")));
+        if !cookie.is_empty() {
+            headers.push(("Cookie", &cookie));
         }
-        let mut stream = tokio::net::TcpStream::connect(&self.addr).await.unwrap();
-        stream
-            .write_all(format!("{head}\r\n{body}").as_bytes())
-            .await
-            .unwrap();
-        let mut raw = Vec::new();
-        stream.read_to_end(&mut raw).await.unwrap();
-        let text = String::from_utf8_lossy(&raw).to_string();
-        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-        let status = head
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        for line in head.lines() {
-            let cookie = line
-                .strip_prefix("set-cookie: ")
-                .or_else(|| line.strip_prefix("Set-Cookie: "));
-            if let Some((name, value)) = cookie.and_then(|c| c.split(';').next()?.split_once('=')) {
-                self.cookies.insert(name.to_string(), value.to_string());
+        let addr = self.addr.parse().unwrap();
+        let reply = super::raw_request(addr, method, path, &headers, body.as_bytes()).await;
+        for (name, value) in &reply.headers {
+            let pair = value.split(';').next().and_then(|c| c.split_once('='));
+            if let (true, Some((k, v))) = (name == "set-cookie", pair) {
+                self.cookies.insert(k.to_string(), v.to_string());
             }
         }
-        // Chunked bodies: the JSON starts at the first brace or bracket.
-        let json = body
-            .find(['{', '['])
-            .and_then(|start| {
-                let end = body.rfind(['}', ']'])?;
-                serde_json::from_str(&body[start..=end]).ok()
-            })
-            .unwrap_or(serde_json::Value::Null);
-        (status, json)
+        let json = serde_json::from_slice(&reply.body).unwrap_or(serde_json::Value::Null);
+        (reply.status, json)
     }
 }
