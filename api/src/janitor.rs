@@ -1,7 +1,8 @@
 //! The background chores on the shared state, each on its own interval: the janitor (every table's
 //! owner deletes its rows that outlived their use), the settling of stale Pending orders, the
-//! saving of the popular-search counts, and the publishing or installing of the search index. A
-//! failed pass is logged and tried again at the next tick.
+//! saving of the popular-search counts, the publishing or installing of the search index, and
+//! the copying of the rebuild status to the store. A failed pass is logged and tried again at the
+//! next tick.
 
 use crate::auth;
 use crate::cart;
@@ -86,6 +87,23 @@ impl AppState {
                 search::distribution::follow(state.db(), &root)
                     .await
                     .map(drop)
+            },
+        )
+    }
+
+    /// Copies the attached rebuild daemon's status into the store every `every`, for the status
+    /// endpoint of the other hosts (`webhooks::status`); the rebuild leader runs it.
+    pub fn spawn_status_copier(&self, every: Duration) -> JoinHandle<()> {
+        repeat(
+            self,
+            every,
+            "copying the rebuild status to the store failed",
+            |state| async move {
+                let Some(sink) = state.webhooks().sink() else {
+                    return Ok(());
+                };
+                webhooks::status::copy_to_store(state.db(), sink.as_ref(), state.now()).await?;
+                Ok(())
             },
         )
     }

@@ -16,6 +16,7 @@ const OWNERS: &[(&str, &str)] = &[
     ("catalog_variant", "catalog.rs"),
     ("checkout", "checkout/standard/record.rs"),
     ("customer", "account/mod.rs"),
+    ("daemon_status", "webhooks/status.rs"),
     ("customer_form_field", "account/mod.rs"),
     ("express_checkout", "checkout/express.rs"),
     ("inventory", "inventory.rs"),

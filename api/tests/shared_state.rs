@@ -112,7 +112,7 @@ impl ChangeSink for Counter {
         self.0.fetch_add(1, Ordering::SeqCst);
     }
     fn status(&self) -> Value {
-        Value::Null
+        json!([{"id": 1, "changes": self.0.load(Ordering::SeqCst)}])
     }
 }
 
@@ -173,6 +173,46 @@ async fn webhook_replays_are_caught_on_another_host(backend: Backend) {
     other.purge_expired().await.unwrap();
     assert_eq!(deliver(other_addr).await.status, 202);
     assert_eq!(sink_b.0.load(Ordering::SeqCst), 1);
+    api.finish().await;
+}
+
+/// The status endpoint of a host without the rebuild daemon answers the leader's last copy.
+async fn rebuild_status_is_answered_on_every_host(backend: Backend) {
+    let api = TestApi::start_with(backend, |c| c.admin_token = Some("admin".into())).await;
+    let (_other, other_addr) = api.another_host_served().await;
+    let sink = Arc::new(Counter::default());
+    assert!(api.state.webhooks().attach(sink.clone()));
+    sink.submit(Origin::Catalog, "d-1", vec![]);
+    let status_at = |addr| {
+        let mut b = api.browser();
+        b.addr = addr;
+        async move {
+            let r = b
+                .send(
+                    "GET",
+                    "/api/webhooks/status",
+                    None,
+                    &[("Authorization", "Bearer admin")],
+                )
+                .await;
+            assert_eq!(r.status, 200);
+            r.json()
+        }
+    };
+    let on_leader = status_at(api.addr).await;
+    assert_eq!(on_leader["rebuilds"], json!([{"id": 1, "changes": 1}]));
+    assert_eq!(
+        status_at(other_addr).await["rebuilds"],
+        Value::Null,
+        "nothing copied yet"
+    );
+    let now = api.state.now();
+    api::webhooks::status::copy_to_store(api.state.db(), sink.as_ref(), now)
+        .await
+        .unwrap();
+    let elsewhere = status_at(other_addr).await;
+    assert_eq!(elsewhere["rebuilds"], on_leader["rebuilds"]);
+    assert_eq!(elsewhere["copied_at"], now);
     api.finish().await;
 }
 
@@ -273,4 +313,5 @@ on_both!(
     webhook_replays_are_caught_on_another_host,
     popular_searches_reach_every_host,
     one_rebuild_leader_and_a_hand_over,
+    rebuild_status_is_answered_on_every_host,
 );

@@ -167,6 +167,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         // Each build's search index goes to the store, from which every `storefront api` host
         // installs it.
         let _search_publisher = api_state.spawn_search_publisher(SEARCH_SYNC);
+        // `GET /api/webhooks/status` on the `storefront api` hosts answers this copy.
+        let _status_copier = api_state.spawn_status_copier(Duration::from_secs(2));
         let _mail = api_state.spawn_mail_sender()?;
         api_state.webhooks().attach(Arc::new(daemon.clone()));
         let app = production_router(

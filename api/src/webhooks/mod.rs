@@ -1,6 +1,7 @@
 //! Signed webhooks that trigger rebuilds: `POST /webhooks/content` (the content hub, HMAC
 //! signature) and `POST /webhooks/catalog` (the commerce platform, secret header), plus
-//! `GET /webhooks/status` (bearer token) reporting the last rebuilds and deploys. Bodies above the webhook
+//! `GET /webhooks/status` (bearer token) reporting the last rebuilds and deploys (on a host
+//! without the rebuild daemon, the leader's copy in the store). Bodies above the webhook
 //! limit are refused with 413 before any hashing; unauthenticated deliveries get 401; a replayed
 //! delivery is acknowledged and ignored. Accepted changes go to the `ChangeSink` the server
 //! attached (the rebuild daemon), which coalesces bursts.
@@ -9,6 +10,7 @@ pub mod events;
 pub mod replay;
 pub mod signature;
 pub mod sink;
+pub mod status;
 
 pub use sink::{ChangeSink, Origin, Webhooks};
 
@@ -161,8 +163,12 @@ async fn status(State(state): State<AppState>, headers: HeaderMap) -> Response {
     {
         return e.into_response();
     }
-    let sink = state.webhooks().sink.get();
-    let rebuilds = sink.map(|s| s.status()).unwrap_or(serde_json::Value::Null);
-    let deploys = sink.map(|s| s.deploys()).unwrap_or(serde_json::Value::Null);
-    Json(serde_json::json!({ "rebuilds": rebuilds, "deploys": deploys })).into_response()
+    match state.webhooks().sink.get() {
+        Some(sink) => Json(status::of_daemon(sink.as_ref())).into_response(),
+        // Another host leads the rebuilds: its last copy in the store.
+        None => match status::from_store(state.db()).await {
+            Ok(answer) => Json(answer).into_response(),
+            Err(e) => e.into_response(),
+        },
+    }
 }

@@ -32,6 +32,11 @@ pub struct Webhooks {
 }
 
 impl Webhooks {
+    /// The attached rebuild daemon, on the host that leads the rebuilds.
+    pub fn sink(&self) -> Option<&Arc<dyn ChangeSink>> {
+        self.sink.get()
+    }
+
     /// Attaches the rebuild daemon; only the first attachment counts.
     pub fn attach(&self, sink: Arc<dyn ChangeSink>) -> bool {
         self.sink.set(sink).is_ok()
