@@ -165,8 +165,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         // Popular searches reach the store, and so the other API hosts, only through this flush.
         let _search_log = api_state.spawn_search_log_flusher(Duration::from_secs(10));
         // Each build's search index goes to the store, from which every `storefront api` host
-        // installs it.
-        let _search_publisher = api_state.spawn_search_publisher(SEARCH_SYNC);
+        // installs it. Only on PostgreSQL: a SQLite store has this one host, which reads the
+        // index where it builds it, and copying it would only grow the file.
+        let _search_publisher = (api_state.db().backend() == api::store::Backend::Postgres)
+            .then(|| api_state.spawn_search_publisher(SEARCH_SYNC));
         // `GET /api/webhooks/status` on the `storefront api` hosts answers this copy.
         let _status_copier = api_state.spawn_status_copier(Duration::from_secs(2));
         let _mail = api_state.spawn_mail_sender()?;
