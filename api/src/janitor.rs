@@ -1,22 +1,27 @@
 //! The background chores on the shared state, each on its own interval: the janitor (every table's
-//! owner deletes its rows that outlived their use), the settling of stale Pending orders and the
-//! saving of the popular-search counts. A failed pass is logged and tried again at the next tick.
+//! owner deletes its rows that outlived their use), the settling of stale Pending orders, the
+//! saving of the popular-search counts, the publishing or installing of the search index, and
+//! the copying of the rebuild status to the store. A failed pass is logged and tried again at the
+//! next tick.
 
 use crate::auth;
 use crate::cart;
 use crate::checkout;
 use crate::mail;
+use crate::rate_limit;
+use crate::search;
 use crate::session;
 use crate::state::AppState;
+use crate::webhooks;
 use std::future::Future;
 use std::time::Duration;
 use tokio::task::JoinHandle;
 
 impl AppState {
     /// Deletes what has outlived its use, every `every`: expired sessions, spent or expired reset
-    /// links, registrations nobody confirmed, browsers
-    /// not signed in from for a year, guest carts untouched for longer than the cart cookie lives, and emails sent more
-    /// than a month ago.
+    /// links, registrations nobody confirmed, browsers not signed in from for a year, guest carts
+    /// untouched for longer than the cart cookie lives, emails sent more than a month ago, ended
+    /// rate-limit windows and webhook delivery ids older than a day.
     pub fn spawn_janitor(&self, every: Duration) -> JoinHandle<()> {
         repeat(
             self,
@@ -54,6 +59,55 @@ impl AppState {
         )
     }
 
+    /// Publishes the search index this host's builds make into the store every `every`, for the
+    /// other API hosts (`search::distribution`); the rebuild leader runs it.
+    pub fn spawn_search_publisher(&self, every: Duration) -> JoinHandle<()> {
+        repeat(
+            self,
+            every,
+            "publishing the search index failed",
+            |state| async move {
+                let root = state.config().search_dir.clone();
+                search::distribution::publish(state.db(), &root, state.now())
+                    .await
+                    .map(drop)
+            },
+        )
+    }
+
+    /// Installs the search index the leader published, every `every`, so this host searches
+    /// the latest build without sharing its disk; every `storefront api` host runs it.
+    pub fn spawn_search_follower(&self, every: Duration) -> JoinHandle<()> {
+        repeat(
+            self,
+            every,
+            "installing the published search index failed",
+            |state| async move {
+                let root = state.config().search_dir.clone();
+                search::distribution::follow(state.db(), &root)
+                    .await
+                    .map(drop)
+            },
+        )
+    }
+
+    /// Copies the attached rebuild daemon's status into the store every `every`, for the status
+    /// endpoint of the other hosts (`webhooks::status`); the rebuild leader runs it.
+    pub fn spawn_status_copier(&self, every: Duration) -> JoinHandle<()> {
+        repeat(
+            self,
+            every,
+            "copying the rebuild status to the store failed",
+            |state| async move {
+                let Some(sink) = state.webhooks().sink() else {
+                    return Ok(());
+                };
+                webhooks::status::copy_to_store(state.db(), sink.as_ref(), state.now()).await?;
+                Ok(())
+            },
+        )
+    }
+
     /// One janitor pass, in one transaction: each owner deletes its expired rows. Answers the
     /// number of sessions, reset links, sent emails and carts removed.
     pub async fn purge_expired(&self) -> anyhow::Result<u64> {
@@ -66,6 +120,8 @@ impl AppState {
         removed += auth::confirmation::purge_expired(&mut tx, now).await?;
         removed += auth::devices::purge_stale(&mut tx, now).await?;
         removed += mail::outbox::purge_sent(&mut tx, now).await?;
+        rate_limit::purge_ended(&mut tx, now).await?;
+        webhooks::replay::purge_old(&mut tx, now).await?;
         // The checkouts first: they find their carts through the cart table.
         checkout::express::purge_abandoned(&mut tx, stale_carts).await?;
         checkout::standard::record::purge_abandoned(&mut tx, stale_carts).await?;

@@ -1,6 +1,6 @@
 //! Cross-cutting request guards: request ids with one log line per 5xx, CSRF (Sec-Fetch-Site /
-//! Origin), the JSON content-type rule for state-changing calls, the sign-in throttle, and the
-//! operator endpoints' bearer token.
+//! Origin), the JSON content-type rule for state-changing calls, and the operator endpoints'
+//! bearer token.
 
 use crate::error::{ApiError, ErrorBody, ErrorCode, ErrorDetail, Explained, InternalFault, copy};
 use crate::json::{is_json_content_type, too_large, unsupported_media_type};
@@ -9,7 +9,6 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
-use std::sync::Mutex;
 use tracing::Instrument;
 
 pub const REQUEST_ID: &str = "x-request-id";
@@ -289,55 +288,6 @@ fn check_origin(headers: &HeaderMap, trusted: &[String]) -> Result<(), ApiError>
     }
 }
 
-/// Fixed-window counters keyed by account or client address. In memory: each API instance
-/// throttles on its own, which bounds guessing per instance; a shared store is not needed for that.
-#[derive(Default)]
-pub struct Limiter {
-    windows: Mutex<HashMap<String, (i64, u32)>>,
-}
-
-impl Limiter {
-    /// Err(seconds to wait) when `key` already has `limit` hits in the current window.
-    pub fn check(&self, key: &str, limit: u32, window: i64, now: i64) -> Result<(), u64> {
-        let map = self.windows.lock().unwrap_or_else(|p| p.into_inner());
-        match map.get(key) {
-            Some(&(start, count)) if now < start + window && count >= limit => {
-                Err((start + window - now).max(1) as u64)
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Counts a hit for `key` unless it already has `limit` hits in the current window; Err(seconds
-    /// to wait) then, and nothing is counted.
-    pub fn admit(&self, key: &str, limit: u32, window: i64, now: i64) -> Result<(), u64> {
-        self.check(key, limit, window, now)?;
-        self.hit(key, window, now);
-        Ok(())
-    }
-
-    /// Counts a hit for `key`.
-    pub fn hit(&self, key: &str, window: i64, now: i64) {
-        let mut map = self.windows.lock().unwrap_or_else(|p| p.into_inner());
-        // Old windows are dropped as the map grows, so an address scan cannot grow it forever.
-        if map.len() > 100_000 {
-            map.retain(|_, (start, _)| now < *start + window);
-        }
-        let entry = map.entry(key.to_string()).or_insert((now, 0));
-        if now >= entry.0 + window {
-            *entry = (now, 0);
-        }
-        entry.1 += 1;
-    }
-
-    pub fn reset(&self, key: &str) {
-        self.windows
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(key);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,18 +362,5 @@ mod tests {
             )
             .is_ok()
         );
-    }
-
-    #[test]
-    fn limiter_blocks_at_the_limit_and_reopens_after_the_window() {
-        let l = Limiter::default();
-        for _ in 0..3 {
-            assert!(l.check("k", 3, 60, 100).is_ok());
-            l.hit("k", 60, 100);
-        }
-        assert_eq!(l.check("k", 3, 60, 110), Err(50));
-        assert!(l.check("k", 3, 60, 160).is_ok());
-        l.reset("k");
-        assert!(l.check("k", 3, 60, 110).is_ok());
     }
 }

@@ -10,9 +10,9 @@ use crate::payments::config::ProviderKind;
 use crate::payments::sandbox::Sandbox;
 use crate::payments::{Provider, sandbox_pages};
 use crate::promotions::client;
+use crate::rate_limit::Limiter;
 use crate::search::index::SearchService;
 use crate::search::popular::Popular;
-use crate::security::Limiter;
 use crate::stock::rows::stock_rows;
 use crate::store::{self, Db};
 use crate::webhooks::sink::Webhooks;
@@ -31,7 +31,6 @@ struct Inner {
     db: Db,
     catalog: CatalogHandle,
     config: Config,
-    limiter: Limiter,
     hasher: Hasher,
     search: SearchService,
     /// Seconds added to the wall clock; tests move time forward to expire tokens.
@@ -90,7 +89,6 @@ impl AppState {
                 db,
                 catalog: CatalogHandle::new(catalog, stock),
                 config,
-                limiter: Limiter::default(),
                 hasher: Hasher::new(),
                 clock_offset: AtomicI64::new(0),
                 webhooks: Webhooks::default(),
@@ -148,8 +146,8 @@ impl AppState {
         &self.inner.config
     }
 
-    pub fn limiter(&self) -> &Limiter {
-        &self.inner.limiter
+    pub fn limiter(&self) -> Limiter<'_> {
+        Limiter::new(&self.inner.db)
     }
 
     pub fn search(&self) -> &SearchService {

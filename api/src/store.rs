@@ -35,6 +35,9 @@ const MIGRATIONS: &[(i64, &str)] = &[
         11,
         include_str!("../migrations/0011_wishlist_options_chosen.sql"),
     ),
+    (12, include_str!("../migrations/0012_shared_throttles.sql")),
+    (13, include_str!("../migrations/0013_search_snapshots.sql")),
+    (14, include_str!("../migrations/0014_daemon_status.sql")),
 ];
 
 /// `($1,$2,…),(…)` for `rows` rows of `cols` columns: the Any driver's query builder writes `?`,

@@ -25,6 +25,30 @@ fn build_index(cache: &Path, catalog: &Catalog) {
     .unwrap();
 }
 
+/// What `browser` finds after `rebuild_with_a_new_price_and_a_product_gone`: the new price for
+/// `path`'s product, and no trace of product 101.
+async fn assert_rebuilt_index_served(browser: &mut Browser, path: &str) {
+    let after = browser.get(path).await.json();
+    assert_eq!(after["products"][0]["original_price"], 9.99);
+    let gone = browser
+        .get(&format!("/api/search?{}", q(&[("query", "274674")])))
+        .await
+        .json();
+    let hits = gone["products"].as_array().unwrap();
+    assert!(hits.iter().all(|h| h["id"] != 101));
+}
+
+/// A rebuild after product 112's price became 9.99 and product 101 was removed.
+fn rebuild_with_a_new_price_and_a_product_gone(cache: &Path, catalog: &mut Catalog) {
+    let product = catalog.products.iter_mut().find(|p| p.id == 112).unwrap();
+    for way in &mut std::sync::Arc::make_mut(product).colourways {
+        way.prices[0].price.minor = 999;
+        way.prices[0].sale = None;
+    }
+    catalog.products.retain(|p| p.id != 101);
+    build_index(cache, catalog);
+}
+
 fn sample_catalog() -> Catalog {
     std::sync::Arc::unwrap_or_clone(
         generator::load::load_export(Path::new(SAMPLE))
@@ -341,26 +365,67 @@ async fn a_rebuilt_index_is_served_without_a_restart(backend: Backend) {
     let before: Value = b.get(&path).await.json()["products"][0].clone();
     assert_eq!(before["name"], "Ribbed Vest Top");
 
-    let product = catalog.products.iter_mut().find(|p| p.id == 112).unwrap();
-    for way in &mut std::sync::Arc::make_mut(product).colourways {
-        way.prices[0].price.minor = 999;
-        way.prices[0].sale = None;
-    }
-    catalog.products.retain(|p| p.id != 101);
+    rebuild_with_a_new_price_and_a_product_gone(cache.path(), &mut catalog);
+    assert_rebuilt_index_served(&mut b, &path).await;
+    api.finish().await;
+}
+
+/// Another API host, with a search directory of its own, gets the leader's index through the
+/// store: nothing to search until the first publish, then the same answers; after a rebuild only
+/// the files whose contents are new are stored, and the other host serves the rebuilt index.
+async fn the_index_reaches_another_host_through_the_store(backend: Backend) {
+    use api::search::distribution::{follow, publish};
+    let (cache, elsewhere) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let mut catalog = sample_catalog();
     build_index(cache.path(), &catalog);
-    let after = b.get(&path).await.json();
-    assert_eq!(after["products"][0]["original_price"], 9.99);
-    let gone = b
-        .get(&format!("/api/search?{}", q(&[("query", "274674")])))
-        .await
-        .json();
+    let api = start(backend, cache.path()).await;
+    let other_dir = elsewhere.path().join(search_index::SEARCH_DIR);
+    let (other, other_addr) = api
+        .another_host_served_with(|c| c.search_dir = other_dir.clone())
+        .await;
+    let (mut on_a, mut on_b) = (api.browser(), api.browser());
+    on_b.addr = other_addr;
+    let path = format!("/api/search?{}", q(&[("query", "Ribbed Vest Top")]));
+    assert_eq!(on_b.get(&path).await.status, 503, "no index there yet");
+    assert_eq!(follow(other.db(), &other_dir).await.unwrap(), 0);
+
+    let leader_dir = cache.path().join(search_index::SEARCH_DIR);
+    let now = api.state.now();
+    assert_eq!(publish(api.state.db(), &leader_dir, now).await.unwrap(), 3);
+    assert_eq!(publish(api.state.db(), &leader_dir, now).await.unwrap(), 0);
+    assert_eq!(follow(other.db(), &other_dir).await.unwrap(), 3);
+    let (a, b) = (on_a.get(&path).await, on_b.get(&path).await);
+    assert_eq!(b.status, 200);
+    assert_eq!(a.json()["products"], b.json()["products"]);
+
+    // A rebuild: one price changed, one product gone.
+    let blobs = |api: &TestApi| {
+        let pool = api.state.db().pool().clone();
+        async move {
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM search_blob")
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    let stored_before = blobs(&api).await;
+    rebuild_with_a_new_price_and_a_product_gone(cache.path(), &mut catalog);
+    assert_eq!(publish(api.state.db(), &leader_dir, now).await.unwrap(), 3);
+    let files: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM search_generation_file f JOIN search_live l \
+         ON l.market = f.market AND l.generation = f.generation",
+    )
+    .fetch_one(api.state.db().pool())
+    .await
+    .unwrap();
+    let stored_after = blobs(&api).await;
     assert!(
-        gone["products"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|h| h["id"] != 101)
+        stored_after - stored_before < files / 2,
+        "a rebuild stores its new files only: {stored_before} → {stored_after} of {files}"
     );
+    assert_eq!(follow(other.db(), &other_dir).await.unwrap(), 3);
+    assert_rebuilt_index_served(&mut on_b, &path).await;
+    assert_eq!(follow(other.db(), &other_dir).await.unwrap(), 0);
     api.finish().await;
 }
 
@@ -382,5 +447,6 @@ on_both!(
     bad_search_and_listing_parameters_are_400s_naming_them,
     listing_filters_sorts_and_counts,
     a_rebuilt_index_is_served_without_a_restart,
+    the_index_reaches_another_host_through_the_store,
     without_an_index_search_is_unavailable_not_a_crash,
 );

@@ -6,6 +6,7 @@ pub mod listing;
 pub mod live;
 pub mod params;
 pub mod record;
+pub mod snapshot;
 pub mod store;
 pub mod tantivy_text;
 pub mod text;

@@ -189,11 +189,7 @@ pub fn update_market_with<R: Borrow<ProductRecord>>(
         write_json(&staging.join(CURATED_FILE), &curated)?;
         let done = generations.join(&name);
         std::fs::rename(&staging, &done).map_err(io("rename", &staging))?;
-        // Publish: a new symlink renamed over the old one is one atomic step for readers.
-        let tmp_link = root.join(format!(".{market}.link-{}", std::process::id()));
-        let _ = std::fs::remove_file(&tmp_link);
-        symlink(&Path::new(GENERATIONS_DIR).join(&name), &tmp_link)?;
-        std::fs::rename(&tmp_link, root.join(market)).map_err(io("publish", &tmp_link))?;
+        switch_live(root, market, &name)?;
         Ok(done)
     })();
     match result {
@@ -211,6 +207,20 @@ pub fn update_market_with<R: Borrow<ProductRecord>>(
             Err(e)
         }
     }
+}
+
+/// Makes generation `name` (under `{root}/generations`) the market's live one: a new symlink
+/// renamed over the old one is one atomic step for readers.
+pub(crate) fn switch_live(root: &Path, market: &str, name: &str) -> Result<(), IndexError> {
+    let tmp_link = root.join(format!(".{market}.link-{}", std::process::id()));
+    let _ = std::fs::remove_file(&tmp_link);
+    symlink(&Path::new(GENERATIONS_DIR).join(name), &tmp_link)?;
+    std::fs::rename(&tmp_link, root.join(market)).map_err(io("publish", &tmp_link))
+}
+
+/// The directory of generation `name`.
+pub(crate) fn generation_dir(root: &Path, name: &str) -> PathBuf {
+    root.join(GENERATIONS_DIR).join(name)
 }
 
 #[cfg(unix)]
@@ -289,7 +299,7 @@ fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), IndexEr
 
 /// Removes this market's generations other than `keep` (the new one and the one readers may
 /// still hold), and unfinished ones left by a killed build.
-fn prune(generations: &Path, market: &str, keep: &[&Path]) {
+pub(crate) fn prune(generations: &Path, market: &str, keep: &[&Path]) {
     let Ok(entries) = std::fs::read_dir(generations) else {
         return;
     };

@@ -162,6 +162,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let _janitor = state.spawn_janitor(Duration::from_secs(3600));
         let _reconciler = state.spawn_order_reconciler(Duration::from_secs(60));
         let _search_log = state.spawn_search_log_flusher(Duration::from_secs(10));
+        // The index the rebuild leader (`storefront serve`) published to the store, installed into
+        // `--search-dir` without a shared disk or a restart.
+        let _search_follower = state.spawn_search_follower(Duration::from_millis(500));
         let _mail = state.spawn_mail_sender()?;
         let app = storefront::site_server::with_api(axum::Router::new(), state.clone());
         let listener = tokio::net::TcpListener::bind(args.addr)

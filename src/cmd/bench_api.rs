@@ -39,6 +39,10 @@ pub struct Args {
     /// Also run the order scenarios on PostgreSQL at this URL (in a throwaway schema).
     #[arg(long)]
     pub postgres_url: Option<String>,
+    /// With `--postgres-url`: also run stock check and add-to-bag through a round-robin proxy in
+    /// front of one API host, then of two hosts on the same PostgreSQL (each its own pool).
+    #[arg(long)]
+    pub hosts: bool,
 }
 
 /// Results of one scenario.
@@ -277,53 +281,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let url = format!("sqlite://{}", scratch.path().join("api.db").display());
         let state = api::AppState::open(bench_config(&url, &args)).await?;
         let addr = serve(state.clone()).await?;
-        let catalog = state.catalog();
-
-        // Stock checks: a product page's worth of variant ids, cycling over the catalog.
-        let variant_ids: Vec<u64> = catalog
-            .products
-            .iter()
-            .flat_map(|p| p.variants.iter().map(|v| v.id))
-            .collect();
-        let stock_requests: Vec<Vec<u8>> = variant_ids
-            .chunks(6)
-            .map(|c| {
-                let ids: Vec<String> = c.iter().map(u64::to_string).collect();
-                get(addr, &format!("/api/stock?variant_ids={}", ids.join(",")))
-            })
-            .collect();
-
-        // Add to bag: one cart per request slot, each adding one unit of a well-stocked variant,
-        // so every request does the full check-and-write transaction and succeeds.
-        let stocked: Vec<(u64, u64)> = catalog
-            .purchasable_stock()
-            .filter(|(_, _, units)| *units >= 40)
-            .map(|(p, v, _)| (p, v))
-            .collect();
-        if stocked.is_empty() {
-            bail!("the export has no variant with 40 or more units to add to bags");
-        }
-        // Each cart receives at most 30 of the requests, so every add stays within stock and does
-        // the full check-and-write transaction. Carts are made through the store so their ids
-        // (normally only in an HttpOnly cookie) are known here.
-        let carts_needed = (args.add_rate as usize * args.seconds as usize).div_ceil(30);
-        let mut add_requests = Vec::with_capacity(carts_needed);
-        let mut tx = state.db().write().await?;
-        for i in 0..carts_needed {
-            let cart = api::cart::create(&mut tx, &domain::market::UK, None, state.now()).await?;
-            let (p, v) = stocked[i % stocked.len()];
-            let body =
-                format!(r#"{{"line_items":[{{"product_id":{p},"variant_id":{v},"quantity":1}}]}}"#);
-            add_requests.push(request(
-                addr,
-                "POST",
-                "/api/cart/items",
-                &format!("sf_cart_uk={}", cart.id),
-                &body,
-                &[],
-            ));
-        }
-        tx.commit().await?;
 
         println!(
             "bench-api: {} on {} cores, SQLite, loopback, {} connections, {} s per scenario",
@@ -336,39 +293,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.connections,
             args.seconds
         );
-        // Warm-up, not reported.
-        fixed_rate(
-            "warm-up",
-            addr,
-            args.stock_rate / 2,
-            1,
-            args.connections,
-            stock_requests.clone(),
-            &[200],
-        )
-        .await?;
-        let stock = fixed_rate(
-            "stock check",
-            addr,
-            args.stock_rate,
-            args.seconds,
-            args.connections,
-            stock_requests,
-            &[200],
-        )
-        .await?;
-        stock.print();
-        let add = fixed_rate(
-            "add-to-bag",
-            addr,
-            args.add_rate,
-            args.seconds,
-            args.connections,
-            add_requests,
-            &[201],
-        )
-        .await?;
-        add.print();
+        stock_and_add(&state, addr, &args, ("stock check", "add-to-bag")).await?;
         let orders = |state, addr| {
             super::bench_orders::run(
                 state,
@@ -387,12 +312,149 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let pg = api::AppState::with_db(db, bench_config(url, &args)).await?;
             let pg_addr = serve(pg.clone()).await?;
             println!("place order, PostgreSQL (schema {schema}):");
-            let result = orders(&pg, pg_addr).await;
+            let mut result = orders(&pg, pg_addr).await;
+            if args.hosts && result.is_ok() {
+                result = behind_a_proxy(&pg, url, &schema, &args).await;
+            }
             pg.db().drop_schema(&schema).await?;
             result?;
         }
         Ok(())
     })
+}
+
+/// Stock checks and add-to-bag at the fixed rates, sent to `addr` (the API of `state`, or a proxy
+/// in front of hosts sharing its store), reported under `names`.
+async fn stock_and_add(
+    state: &api::AppState,
+    addr: SocketAddr,
+    args: &Args,
+    (stock_name, add_name): (&'static str, &'static str),
+) -> anyhow::Result<(Report, Report)> {
+    let catalog = state.catalog();
+    // Stock checks: a product page's worth of variant ids, cycling over the catalog.
+    let variant_ids: Vec<u64> = catalog
+        .products
+        .iter()
+        .flat_map(|p| p.variants.iter().map(|v| v.id))
+        .collect();
+    let stock_requests: Vec<Vec<u8>> = variant_ids
+        .chunks(6)
+        .map(|c| {
+            let ids: Vec<String> = c.iter().map(u64::to_string).collect();
+            get(addr, &format!("/api/stock?variant_ids={}", ids.join(",")))
+        })
+        .collect();
+
+    // Add to bag: one cart per request slot, each adding one unit of a well-stocked variant,
+    // so every request does the full check-and-write transaction and succeeds.
+    let stocked: Vec<(u64, u64)> = catalog
+        .purchasable_stock()
+        .filter(|(_, _, units)| *units >= 40)
+        .map(|(p, v, _)| (p, v))
+        .collect();
+    if stocked.is_empty() {
+        bail!("the export has no variant with 40 or more units to add to bags");
+    }
+    // Each cart receives at most 30 of the requests, so every add stays within stock and does
+    // the full check-and-write transaction. Carts are made through the store so their cookie
+    // keys (normally only in an HttpOnly cookie) are known here.
+    let carts_needed = (args.add_rate as usize * args.seconds as usize).div_ceil(30);
+    let mut add_requests = Vec::with_capacity(carts_needed);
+    let mut tx = state.db().write().await?;
+    for i in 0..carts_needed {
+        let cart = api::cart::create(&mut tx, &domain::market::UK, None, state.now()).await?;
+        let (p, v) = stocked[i % stocked.len()];
+        let body =
+            format!(r#"{{"line_items":[{{"product_id":{p},"variant_id":{v},"quantity":1}}]}}"#);
+        add_requests.push(request(
+            addr,
+            "POST",
+            "/api/cart/items",
+            &format!("sf_cart_uk={}", cart.key),
+            &body,
+            &[],
+        ));
+    }
+    tx.commit().await?;
+
+    // Warm-up, not reported.
+    fixed_rate(
+        "warm-up",
+        addr,
+        args.stock_rate / 2,
+        1,
+        args.connections,
+        stock_requests.clone(),
+        &[200],
+    )
+    .await?;
+    let stock = fixed_rate(
+        stock_name,
+        addr,
+        args.stock_rate,
+        args.seconds,
+        args.connections,
+        stock_requests,
+        &[200],
+    )
+    .await?;
+    stock.print();
+    let add = fixed_rate(
+        add_name,
+        addr,
+        args.add_rate,
+        args.seconds,
+        args.connections,
+        add_requests,
+        &[201],
+    )
+    .await?;
+    add.print();
+    Ok((stock, add))
+}
+
+/// Stock check and add-to-bag through a round-robin proxy on loopback, in front of one API host
+/// and then of two (the second its own `AppState` and pool on the same schema, as another
+/// process would be): the cost per request of the proxy hop and of sharing the store.
+async fn behind_a_proxy(
+    first: &api::AppState,
+    url: &str,
+    schema: &str,
+    args: &Args,
+) -> anyhow::Result<()> {
+    let db = api::store::Db::connect_in_schema(url, Some(schema)).await?;
+    let second = api::AppState::with_db(db, bench_config(url, args)).await?;
+    let hosts = [serve(first.clone()).await?, serve(second.clone()).await?];
+    let one = storefront::loopback::round_robin_proxy(hosts[..1].to_vec()).await?;
+    let two = storefront::loopback::round_robin_proxy(hosts.to_vec()).await?;
+    println!("through a round-robin proxy, PostgreSQL (schema {schema}):");
+    let (stock_1, add_1) = stock_and_add(
+        first,
+        one,
+        args,
+        ("stock check, 1 host", "add-to-bag, 1 host"),
+    )
+    .await?;
+    let (stock_2, add_2) = stock_and_add(
+        first,
+        two,
+        args,
+        ("stock check, 2 hosts", "add-to-bag, 2 hosts"),
+    )
+    .await?;
+    let ratio = |a: &Report, b: &Report, p: f64| {
+        b.percentile(p).as_secs_f64() / a.percentile(p).as_secs_f64().max(1e-9)
+    };
+    println!(
+        "two hosts / one host: stock check p50 ×{:.2} p99 ×{:.2}; add-to-bag p50 ×{:.2} p99 ×{:.2}",
+        ratio(&stock_1, &stock_2, 0.5),
+        ratio(&stock_1, &stock_2, 0.99),
+        ratio(&add_1, &add_2, 0.5),
+        ratio(&add_1, &add_2, 0.99),
+    );
+    second.db().close().await;
+    Ok(())
 }
 
 /// The API's configuration for the benchmark: the sandbox pays, and one client address (the

@@ -121,9 +121,10 @@ async fn prepare(
     let mut tx = state.db().write().await?;
     for _ in 0..count {
         carts.push(
+            // The cart cookie carries the cart's cookie key, not its id.
             api::cart::create(&mut tx, &domain::market::UK, None, state.now())
                 .await?
-                .id,
+                .key,
         );
     }
     tx.commit().await?;

@@ -32,6 +32,14 @@ pub struct Args {
     /// Vite's build output, for that build.
     #[arg(long, default_value = "site-src/dist")]
     pub bundles: PathBuf,
+    /// Skip the cold site build (and so the search-index share of it).
+    #[arg(long)]
+    pub no_site_build: bool,
+    /// Also measure handing the index to another API host through this store (`postgres://…` or
+    /// `sqlite://…`, emptied of earlier snapshots): the leader's publish and the other host's
+    /// install, cold and after the one-product change.
+    #[arg(long)]
+    pub publish_to: Option<String>,
     /// Scratch directory (deleted and recreated).
     #[arg(long, default_value = "content-cache/bench-search")]
     pub dir: PathBuf,
@@ -210,8 +218,99 @@ pub fn run(args: Args) -> Result<()> {
     .with_context(|| format!("writing fixtures to {}", export.display()))?;
     // The share target is against a cold site build: run one here, in the same run, and take its
     // search-index phase (the site model it uses is built by the site build anyway).
+    if !args.no_site_build {
+        cold_site_build(&args, &export)?;
+    }
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let mut inputs = generator::load::load_export(&export)
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .context("loading the synthetic export")?;
+    let (_, model) = timed(|| Ok(SiteModel::new(&inputs.catalog)))?;
+    let cold = build_index(&cache, &inputs)?.saturating_sub(model);
+    let handover = match &args.publish_to {
+        Some(url) => Some(runtime.block_on(Handover::start(url, &cache, &args.dir))?),
+        None => None,
+    };
+    let unchanged = build_index(&cache, &inputs)?.saturating_sub(model);
+    let catalog = std::sync::Arc::make_mut(&mut inputs.catalog);
+    for way in &mut std::sync::Arc::make_mut(&mut catalog.products[0]).colourways {
+        way.prices[0].price.minor += 100;
+    }
+    let one_changed = build_index(&cache, &inputs)?.saturating_sub(model);
+    println!(
+        "index alone (site model excluded): cold {:.2} s; nothing changed {:.2} s; one product changed {:.2} s",
+        cold.as_secs_f64(),
+        unchanged.as_secs_f64(),
+        one_changed.as_secs_f64()
+    );
+    if let Some(handover) = handover {
+        runtime.block_on(handover.again("one product changed"))?;
+    }
+    serve_and_measure(&args, &runtime, &export, &cache, &inputs)
+}
+
+/// The index handed to another API host through a store (`api::search::distribution`).
+struct Handover {
+    db: api::store::Db,
+    leader: PathBuf,
+    follower: PathBuf,
+}
+
+impl Handover {
+    async fn start(url: &str, cache: &Path, dir: &Path) -> Result<Handover> {
+        let db = api::store::Db::connect(url).await?;
+        for table in ["search_live", "search_generation_file", "search_blob"] {
+            let sql = format!("DELETE FROM {table}");
+            sqlx::query(sqlx::AssertSqlSafe(sql))
+                .execute(db.pool())
+                .await?;
+        }
+        let handover = Handover {
+            db,
+            leader: cache.join(search_index::SEARCH_DIR),
+            follower: dir.join("other-host").join(search_index::SEARCH_DIR),
+        };
+        handover.again("cold").await?;
+        Ok(handover)
+    }
+
+    /// Publishes the leader's live index and installs it on the other host, timing both.
+    async fn again(&self, what: &str) -> Result<()> {
+        use api::search::distribution::{follow, publish};
+        let count = |sql: &'static str| async move {
+            sqlx::query_scalar::<_, i64>(sql)
+                .fetch_one(self.db.pool())
+                .await
+        };
+        let (blobs, bytes) = (
+            count("SELECT COUNT(*) FROM search_blob").await?,
+            count("SELECT COALESCE(SUM(LENGTH(body)), 0) FROM search_blob").await?,
+        );
+        let t = Instant::now();
+        let markets = publish(&self.db, &self.leader, 0).await?;
+        let published = t.elapsed();
+        let t = Instant::now();
+        let installed = follow(&self.db, &self.follower).await?;
+        let followed = t.elapsed();
+        let (blobs_after, bytes_after) = (
+            count("SELECT COUNT(*) FROM search_blob").await?,
+            count("SELECT COALESCE(SUM(LENGTH(body)), 0) FROM search_blob").await?,
+        );
+        let files = count("SELECT COUNT(*) FROM search_generation_file f JOIN search_live l ON l.market = f.market AND l.generation = f.generation").await?;
+        println!(
+            "index to another host through the store, {what}: publish {markets} markets {:.3} s (files {files}, new contents {} = {:.1} MB base64); install {installed} markets {:.3} s",
+            published.as_secs_f64(),
+            blobs_after - blobs.min(blobs_after),
+            (bytes_after - bytes).max(0) as f64 / 1e6,
+            followed.as_secs_f64(),
+        );
+        Ok(())
+    }
+}
+
+fn cold_site_build(args: &Args, export: &Path) -> Result<()> {
     let site = generator::build(&generator::BuildOptions {
-        export_dir: export.clone(),
+        export_dir: export.to_path_buf(),
         templates_dir: args.templates.clone(),
         bundles_dir: args.bundles.clone(),
         public_dir: args.dir.join("public"),
@@ -233,30 +332,21 @@ pub fn run(args: Args) -> Result<()> {
         in_build.as_secs_f64(),
         100.0 * in_build.as_secs_f64() / site.elapsed.as_secs_f64()
     );
+    Ok(())
+}
 
-    let mut inputs = generator::load::load_export(&export)
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .context("loading the synthetic export")?;
-    let (_, model) = timed(|| Ok(SiteModel::new(&inputs.catalog)))?;
-    let cold = build_index(&cache, &inputs)?.saturating_sub(model);
-    let unchanged = build_index(&cache, &inputs)?.saturating_sub(model);
-    let catalog = std::sync::Arc::make_mut(&mut inputs.catalog);
-    for way in &mut std::sync::Arc::make_mut(&mut catalog.products[0]).colourways {
-        way.prices[0].price.minor += 100;
-    }
-    let one_changed = build_index(&cache, &inputs)?.saturating_sub(model);
-    println!(
-        "index alone (site model excluded): cold {:.2} s; nothing changed {:.2} s; one product changed {:.2} s",
-        cold.as_secs_f64(),
-        unchanged.as_secs_f64(),
-        one_changed.as_secs_f64()
-    );
-
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+/// Starts the API on loopback over the index and measures the search and listing endpoints.
+fn serve_and_measure(
+    args: &Args,
+    runtime: &tokio::runtime::Runtime,
+    export: &Path,
+    cache: &Path,
+    inputs: &generator::load::Inputs,
+) -> Result<()> {
     runtime.block_on(async {
         let mut config = api::Config::new(
             format!("sqlite://{}", args.dir.join("api.db").display()),
-            export.clone(),
+            export.to_path_buf(),
         );
         config.watch_interval = None;
         config.search_dir = cache.join(search_index::SEARCH_DIR);

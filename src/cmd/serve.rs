@@ -2,9 +2,11 @@
 //! redirects and headers, read from the file, not restated), the API on the same origin, the
 //! signed webhooks driving incremental rebuilds through the rebuild daemon (fresh items from the
 //! source APIs when they are configured, else from the export on disk), each rebuild deployed
-//! to Netlify when its credentials are set (src/deploy), graceful shutdown.
+//! to Netlify when its credentials are set (src/deploy), graceful shutdown. On PostgreSQL only the
+//! host holding the rebuild lead runs; a second one stands by until the leader is gone.
 
 use anyhow::Context;
+use api::leader::Leadership;
 use clap::Args as ClapArgs;
 use importer::{ImportConfig, ImportOptions};
 use std::net::SocketAddr;
@@ -115,10 +117,13 @@ fn fresh_source(
 pub fn run(args: Args) -> anyhow::Result<()> {
     let netlify = Arc::new(NetlifyConfig::load(&args.netlify)?);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    // Before anything is imported or built: a stand-by does neither.
+    let (db, lead) = runtime.block_on(take_the_lead(&args.database_url))?;
     let mut opts = args.build.options();
     opts.progress = false;
     let source = fresh_source(&args.build, &mut opts, &runtime)?;
     let export_dir = opts.export_dir.clone();
+    let search_dir = opts.cache_dir.join(generator::search_index::SEARCH_DIR);
     let dirs = generator::output::OutputDirs {
         public: opts.public_dir.clone(),
         cache: opts.cache_dir.clone(),
@@ -141,6 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     runtime.block_on(async move {
         let mut config = api::Config::new(args.database_url.clone(), export_dir);
         config.public_base_url = format!("http://{}", args.addr);
+        config.search_dir = search_dir;
         args.webhooks.apply(&mut config);
         config.admin_token = args.admin_token.clone();
         config.promotions = api::promotions::PromotionsConfig::from_env()?;
@@ -150,12 +156,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )?;
         config.mail =
             api::mail::config::MailConfig::from_env(api::mail::config::Destination::Nowhere)?;
-        let api_state = api::AppState::open(config)
+        let api_state = api::AppState::with_db(db, config)
             .await
             .context("starting the API")?;
         let _catalog_watcher = api_state.spawn_watcher();
         let _janitor = api_state.spawn_janitor(Duration::from_secs(3600));
         let _reconciler = api_state.spawn_order_reconciler(Duration::from_secs(60));
+        // Popular searches reach the store, and so the other API hosts, only through this flush.
+        let _search_log = api_state.spawn_search_log_flusher(Duration::from_secs(10));
+        // Each build's search index goes to the store, from which every `storefront api` host
+        // installs it. Only on PostgreSQL: a SQLite store has this one host, which reads the
+        // index where it builds it, and copying it would only grow the file.
+        let _search_publisher = (api_state.db().backend() == api::store::Backend::Postgres)
+            .then(|| api_state.spawn_search_publisher(SEARCH_SYNC));
+        // `GET /api/webhooks/status` on the `storefront api` hosts answers this copy.
+        let _status_copier = api_state.spawn_status_copier(Duration::from_secs(2));
         let _mail = api_state.spawn_mail_sender()?;
         api_state.webhooks().attach(Arc::new(daemon.clone()));
         let app = production_router(
@@ -171,14 +186,59 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "serving http://{} like production (API at /api, webhooks at /api/webhooks/*)",
             args.addr
         );
+        let (lost_tx, lost_rx) = tokio::sync::oneshot::channel();
+        let stop = async move {
+            tokio::select! {
+                _ = super::api::shutdown_signal() => {}
+                lost = watch_the_lead(lead) => { let _ = lost_tx.send(lost); }
+            }
+        };
         axum::serve(
             listener,
             app.into_make_service_with_connect_info::<SocketAddr>(),
         )
-        .with_graceful_shutdown(super::api::shutdown_signal())
+        .with_graceful_shutdown(stop)
         .await
         .context("serving")?;
         api_state.db().close().await;
-        Ok(())
+        match lost_rx.await {
+            // Stopping is the safe answer: another host now rebuilds and deploys, and a
+            // supervisor that restarts this one makes it the stand-by.
+            Ok(lost) => Err(lost.context("stopped: this host lost the rebuild lead")),
+            Err(_) => Ok(()),
+        }
     })
+}
+
+/// How often the leader looks for a new search index to publish (one `readlink` per market).
+const SEARCH_SYNC: Duration = Duration::from_millis(500);
+
+/// How often the stand-by tries for the lead, and the leader checks it still holds it.
+const LEAD_CHECK: Duration = Duration::from_secs(1);
+
+/// Connects the store and takes the rebuild lead (api/src/leader.rs), waiting while another
+/// `storefront serve` on the same PostgreSQL holds it: only one host rebuilds and deploys, and
+/// a stand-by neither builds nor listens until the leader is gone.
+async fn take_the_lead(database_url: &str) -> anyhow::Result<(api::store::Db, Leadership)> {
+    let db = api::store::Db::connect(database_url)
+        .await
+        .context("connecting the store")?;
+    let lead = match Leadership::try_acquire(&db).await? {
+        Some(lead) => lead,
+        None => {
+            println!(
+                "another host leads the rebuilds and deploys on this store: standing by until it stops"
+            );
+            Leadership::acquire(&db, LEAD_CHECK).await?
+        }
+    };
+    println!("this host leads the rebuilds and deploys");
+    Ok((db, lead))
+}
+
+/// Completes with the cause when the lead is lost (its connection to PostgreSQL failed).
+async fn watch_the_lead(mut lead: Leadership) -> anyhow::Error {
+    let lost = lead.lost(LEAD_CHECK).await;
+    tracing::error!(error = %format!("{lost:#}"), "lost the rebuild lead: stopping");
+    lost
 }

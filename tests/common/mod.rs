@@ -2,6 +2,8 @@
 //! a temporary directory and read its output; send raw HTTP/1.1 requests to a server on loopback.
 #![allow(dead_code)]
 
+pub mod hosts;
+
 use generator::{BuildOptions, BuildReport};
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
@@ -169,14 +171,30 @@ impl Reply {
 /// `GET target` over a fresh connection, with extra request headers, read to the end: the bytes
 /// exactly as the server sent them (no client decoding), and a Content-Length checked against them.
 pub async fn raw_get(addr: std::net::SocketAddr, target: &str, headers: &[(&str, &str)]) -> Reply {
+    raw_request(addr, "GET", target, headers, b"").await
+}
+
+/// As `raw_get`, for any method, with `body` sent (and its Content-Length) when it is not empty.
+pub async fn raw_request(
+    addr: std::net::SocketAddr,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Reply {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let mut head = format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    let mut head = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }
+    if !body.is_empty() {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
     head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut request = head.into_bytes();
+    request.extend_from_slice(body);
+    stream.write_all(&request).await.unwrap();
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).await.unwrap();
     let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();

@@ -139,7 +139,7 @@ pub(crate) async fn begin_registration(
         state
             .limiter()
             .admit(&key, limit, cfg.login_window_secs, now)
-            .map_err(ApiError::too_many)?;
+            .await?;
     }
     let password_hash = state.hasher().hash(body.password.clone()).await?;
     let mut tx = state.db().write().await?;
@@ -216,9 +216,9 @@ async fn login(
     let account_key = format!("login-all:{email}");
     let limiter = state.limiter();
     limiter
-        .check(&pair_key, cfg.login_limit_per_account_client, window, now)
-        .and_then(|_| limiter.check(&ip_key, cfg.login_limit_per_ip, window, now))
-        .map_err(ApiError::too_many)?;
+        .check(&pair_key, cfg.login_limit_per_account_client, now)
+        .await?;
+    limiter.check(&ip_key, cfg.login_limit_per_ip, now).await?;
     let (found, known_device) = {
         let mut conn = state.db().pool().acquire().await?;
         let found = account::credentials(&mut conn, &email).await?;
@@ -230,21 +230,21 @@ async fn login(
     };
     if !known_device {
         limiter
-            .check(&account_key, cfg.login_limit_per_account, window, now)
-            .map_err(ApiError::too_many)?;
+            .check(&account_key, cfg.login_limit_per_account, now)
+            .await?;
     }
     let (id, hash) = found.map_or((None, None), |c| (Some(c.id), Some(c.password_hash)));
     let ok = state.hasher().verify(body.password.clone(), hash).await?;
     let Some(id) = id.filter(|_| ok) else {
-        for key in [&pair_key, &ip_key, &account_key] {
-            limiter.hit(key, window, now);
-        }
+        limiter
+            .hit(&[&pair_key, &ip_key, &account_key], window, now)
+            .await?;
         return Err(
             ApiError::new(ErrorCode::InvalidCredentials, copy::BAD_CREDENTIALS)
                 .with_field("password", copy::WRONG_PASSWORD),
         );
     };
-    limiter.reset(&pair_key);
+    limiter.reset(&pair_key).await?;
     let tx = state.db().write().await?;
     signed_in_answer(&state, &shopper, tx, &id, &body.guest_wishlist).await
 }

@@ -88,11 +88,7 @@ async fn request_reset(
             cfg.login_limit_per_ip,
         ),
     ] {
-        state
-            .limiter()
-            .check(&key, limit, 3600, now)
-            .map_err(ApiError::too_many)?;
-        state.limiter().hit(&key, 3600, now);
+        state.limiter().admit(&key, limit, 3600, now).await?;
     }
     let mut tx = state.db().write().await?;
     if let Some(customer) = account::id_by_email(&mut tx, &email).await? {

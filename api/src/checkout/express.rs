@@ -643,7 +643,7 @@ async fn authorize(
 
     // Throttled before anything is written, so a refused attempt changes nothing.
     let now = state.now();
-    super::throttle::admit_payment(&state, &shopper, &checkout_id, now)?;
+    super::throttle::admit_payment(&state, &shopper, &checkout_id, now).await?;
 
     // Phase 1: the order and its stock, or nothing.
     let mut tx = state.db().write().await?;

@@ -2,13 +2,13 @@
 //! attempt changes nothing (the limits are in `config`).
 
 use super::config::{PAYMENT_WINDOW_SECS, PAYMENTS_PER_CHECKOUT};
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::session::Shopper;
 use crate::state::AppState;
 
 /// Counts a payment attempt on `checkout_id`, then one from the shopper's address; 429 at the
 /// first of the two that has used up its attempts in the window.
-pub fn admit_payment(
+pub async fn admit_payment(
     state: &AppState,
     shopper: &Shopper,
     checkout_id: &str,
@@ -24,7 +24,7 @@ pub fn admit_payment(
         state
             .limiter()
             .admit(&key, limit, PAYMENT_WINDOW_SECS, now)
-            .map_err(ApiError::too_many)?;
+            .await?;
     }
     Ok(())
 }

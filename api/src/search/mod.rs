@@ -3,6 +3,7 @@
 //! filters, facet counts, sorts, pages). Both read the generator's per-market index, re-opened
 //! when a build publishes a new one.
 
+pub mod distribution;
 pub mod index;
 pub mod popular;
 

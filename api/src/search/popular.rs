@@ -35,19 +35,34 @@ pub struct Popular {
 impl Popular {
     /// Loads the most-run queries of every market from the store.
     pub async fn load(db: &Db) -> anyhow::Result<Popular> {
+        let popular = Popular::default();
+        popular.reload(db).await?;
+        Ok(popular)
+    }
+
+    /// Replaces the counts in memory with the store's, plus the runs not yet written: with
+    /// several API hosts each one flushes its own runs, and this is how a host learns the
+    /// others' (so every host suggests the same queries, a flush interval behind).
+    async fn reload(&self, db: &Db) -> anyhow::Result<()> {
         let rows: Vec<(String, String, i64)> = sqlx::query_as(
             "SELECT market, query, runs FROM search_query ORDER BY runs DESC LIMIT $1",
         )
         .bind(KEPT_PER_MARKET * 3)
         .fetch_all(db.pool())
         .await?;
-        let popular = Popular::default();
-        if let Ok(mut runs) = popular.runs.lock() {
-            for (market, query, n) in rows {
-                runs.insert((market, query), n);
-            }
+        let mut stored: HashMap<(String, String), i64> = rows
+            .into_iter()
+            .map(|(market, query, n)| ((market, query), n))
+            .collect();
+        // Lock order: `pending` then `runs`, as `record` takes them one at a time and never both.
+        let pending = self.pending.lock().map(|p| p.clone()).unwrap_or_default();
+        for (key, n) in pending {
+            *stored.entry(key).or_insert(0) += n;
         }
-        Ok(popular)
+        if let Ok(mut runs) = self.runs.lock() {
+            *runs = stored;
+        }
+        Ok(())
     }
 
     /// Counts one run of a query that found products.
@@ -102,13 +117,26 @@ impl Popular {
         out
     }
 
-    /// Writes pending counts to the store (one upsert per query). On failure they are kept for
+    /// Writes pending counts to the store (one upsert per query, adding to what other hosts
+    /// wrote), then reloads the counts of every host. On failure the pending counts are kept for
     /// the next flush.
     pub async fn flush(&self, db: &Db, now: i64) -> anyhow::Result<usize> {
         let batch: Vec<((String, String), i64)> = match self.pending.lock() {
             Ok(mut pending) => pending.drain().collect(),
             Err(_) => return Ok(0),
         };
+        let written = self.write(db, batch, now).await?;
+        self.reload(db).await?;
+        Ok(written)
+    }
+
+    /// Adds `batch` to the stored counts; puts it back in `pending` when that fails.
+    async fn write(
+        &self,
+        db: &Db,
+        batch: Vec<((String, String), i64)>,
+        now: i64,
+    ) -> anyhow::Result<usize> {
         if batch.is_empty() {
             return Ok(0);
         }

@@ -1,6 +1,7 @@
 //! Signed webhooks that trigger rebuilds: `POST /webhooks/content` (the content hub, HMAC
 //! signature) and `POST /webhooks/catalog` (the commerce platform, secret header), plus
-//! `GET /webhooks/status` (bearer token) reporting the last rebuilds and deploys. Bodies above the webhook
+//! `GET /webhooks/status` (bearer token) reporting the last rebuilds and deploys (on a host
+//! without the rebuild daemon, the leader's copy in the store). Bodies above the webhook
 //! limit are refused with 413 before any hashing; unauthenticated deliveries get 401; a replayed
 //! delivery is acknowledged and ignored. Accepted changes go to the `ChangeSink` the server
 //! attached (the rebuild daemon), which coalesces bursts.
@@ -9,6 +10,7 @@ pub mod events;
 pub mod replay;
 pub mod signature;
 pub mod sink;
+pub mod status;
 
 pub use sink::{ChangeSink, Origin, Webhooks};
 
@@ -67,7 +69,7 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 async fn content(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let secret = state.config().content_webhook_secret.as_deref();
     match signature::verify_hmac(secret, header(&headers, SIGNATURE_HEADER), &body) {
-        Ok(()) => accept(&state, Origin::Content, &headers, &body),
+        Ok(()) => accept(&state, Origin::Content, &headers, &body).await,
         Err(e) => unauthorized(&e, Origin::Content).into_response(),
     }
 }
@@ -75,7 +77,7 @@ async fn content(State(state): State<AppState>, headers: HeaderMap, body: Bytes)
 async fn catalog(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let secret = state.config().catalog_webhook_secret.as_deref();
     match signature::verify_secret_header(secret, header(&headers, SECRET_HEADER)) {
-        Ok(()) => accept(&state, Origin::Catalog, &headers, &body),
+        Ok(()) => accept(&state, Origin::Catalog, &headers, &body).await,
         Err(e) => unauthorized(&e, Origin::Catalog).into_response(),
     }
 }
@@ -99,7 +101,7 @@ pub fn parse_changes(origin: Origin, body: &[u8]) -> Result<Vec<Change>, ApiErro
 }
 
 /// After authentication: parse, drop replays, hand the changes to the daemon.
-fn accept(state: &AppState, origin: Origin, headers: &HeaderMap, body: &[u8]) -> Response {
+async fn accept(state: &AppState, origin: Origin, headers: &HeaderMap, body: &[u8]) -> Response {
     let changes = match parse_changes(origin, body) {
         Ok(c) => c,
         Err(e) => return e.into_response(),
@@ -127,16 +129,11 @@ fn accept(state: &AppState, origin: Origin, headers: &HeaderMap, body: &[u8]) ->
         res.extensions_mut().insert(crate::error::Explained);
         return res;
     };
-    if !webhooks
-        .replay
-        .first_time(&format!("{origin:?}:{delivery}"))
-    {
-        tracing::info!(?origin, %delivery, "webhook replay ignored");
-        return (
-            StatusCode::OK,
-            Json(serde_json::json!({"status": "duplicate", "delivery": delivery})),
-        )
-            .into_response();
+    let id = format!("{origin:?}:{delivery}");
+    match replay::first_time(state.db(), &id, state.now()).await {
+        Ok(true) => {}
+        Ok(false) => return duplicate(origin, &delivery),
+        Err(e) => return e.into_response(),
     }
     tracing::info!(?origin, %delivery, changes = changes.len(), "webhook accepted");
     let count = changes.len();
@@ -150,14 +147,28 @@ fn accept(state: &AppState, origin: Origin, headers: &HeaderMap, body: &[u8]) ->
         .into_response()
 }
 
+/// The answer to a delivery already acted on: 200, so the sender stops retrying.
+fn duplicate(origin: Origin, delivery: &str) -> Response {
+    tracing::info!(?origin, %delivery, "webhook replay ignored");
+    (
+        StatusCode::OK,
+        Json(serde_json::json!({"status": "duplicate", "delivery": delivery})),
+    )
+        .into_response()
+}
+
 /// `GET /webhooks/status` with `Authorization: Bearer {admin token}`.
 async fn status(State(state): State<AppState>, headers: HeaderMap) -> Response {
     if let Err(e) = crate::security::require_admin(state.config().admin_token.as_deref(), &headers)
     {
         return e.into_response();
     }
-    let sink = state.webhooks().sink.get();
-    let rebuilds = sink.map(|s| s.status()).unwrap_or(serde_json::Value::Null);
-    let deploys = sink.map(|s| s.deploys()).unwrap_or(serde_json::Value::Null);
-    Json(serde_json::json!({ "rebuilds": rebuilds, "deploys": deploys })).into_response()
+    match state.webhooks().sink.get() {
+        Some(sink) => Json(status::of_daemon(sink.as_ref())).into_response(),
+        // Another host leads the rebuilds: its last copy in the store.
+        None => match status::from_store(state.db()).await {
+            Ok(answer) => Json(answer).into_response(),
+            Err(e) => e.into_response(),
+        },
+    }
 }

@@ -1,61 +1,36 @@
-//! Remembers recent delivery ids so that a replayed or re-sent delivery is acknowledged and
-//! ignored. Bounded in size and age: the senders retry within hours, not days.
+//! Remembers the deliveries already acted on, in the store, so that a replayed or re-sent
+//! delivery is acknowledged and ignored whichever API host it reaches. Kept for a day: the
+//! senders retry within hours, not days. The only writer of `webhook_delivery`.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use crate::error::ApiResult;
+use crate::store::{Db, Tx};
 
-pub struct ReplayGuard {
-    seen: Mutex<(HashMap<String, Instant>, VecDeque<String>)>,
-    capacity: usize,
-    ttl: Duration,
+/// How long a delivery id is remembered.
+pub const REMEMBERED_SECS: i64 = 24 * 3600;
+
+/// True the first time `id` is seen (within the day), false for a replay. One insert, so two
+/// hosts receiving the same delivery at once cannot both act on it.
+pub async fn first_time(db: &Db, id: &str, now: i64) -> ApiResult<bool> {
+    let mut tx = db.write().await?;
+    let inserted = sqlx::query(
+        "INSERT INTO webhook_delivery (id, received_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(id)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    tx.commit().await?;
+    Ok(inserted == 1)
 }
 
-impl ReplayGuard {
-    pub fn new(capacity: usize, ttl: Duration) -> ReplayGuard {
-        ReplayGuard {
-            seen: Mutex::new((HashMap::new(), VecDeque::new())),
-            capacity,
-            ttl,
-        }
-    }
-
-    /// True the first time an id is seen (within the window), false for a replay.
-    pub fn first_time(&self, id: &str) -> bool {
-        let now = Instant::now();
-        let mut guard = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-        let (seen, order) = &mut *guard;
-        while let Some(oldest) = order.front() {
-            let expired = seen.get(oldest).is_none_or(|t| now - *t > self.ttl);
-            if expired || order.len() > self.capacity {
-                let oldest = order.pop_front().expect("front exists");
-                seen.remove(&oldest);
-            } else {
-                break;
-            }
-        }
-        if seen.contains_key(id) {
-            return false;
-        }
-        seen.insert(id.to_string(), now);
-        order.push_back(id.to_string());
-        true
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn replays_are_caught_and_the_memory_is_bounded() {
-        let guard = ReplayGuard::new(2, Duration::from_secs(3600));
-        assert!(guard.first_time("a"));
-        assert!(!guard.first_time("a"));
-        assert!(guard.first_time("b"));
-        assert!(guard.first_time("c"));
-        assert!(guard.first_time("d"));
-        // "a" fell out of the bounded window.
-        assert!(guard.first_time("a"));
-    }
+/// Forgets deliveries older than a day (the janitor's pass).
+pub async fn purge_old(tx: &mut Tx, now: i64) -> ApiResult<u64> {
+    Ok(
+        sqlx::query("DELETE FROM webhook_delivery WHERE received_at <= $1")
+            .bind(now - REMEMBERED_SECS)
+            .execute(&mut **tx)
+            .await?
+            .rows_affected(),
+    )
 }

@@ -1,8 +1,7 @@
 //! The webhook part of the API's state: where authenticated changes go (the `ChangeSink` the
-//! server attached, its rebuild daemon) and the guard that drops replayed deliveries.
+//! server attached, its rebuild daemon).
 
 use super::events::Change;
-use super::replay::ReplayGuard;
 use std::sync::{Arc, OnceLock};
 
 /// Where webhook deliveries come from.
@@ -27,21 +26,17 @@ pub trait ChangeSink: Send + Sync {
 }
 
 /// The webhook part of the API's state.
+#[derive(Default)]
 pub struct Webhooks {
-    pub(super) replay: ReplayGuard,
     pub(super) sink: OnceLock<Arc<dyn ChangeSink>>,
 }
 
-impl Default for Webhooks {
-    fn default() -> Self {
-        Webhooks {
-            replay: ReplayGuard::new(50_000, std::time::Duration::from_secs(24 * 3600)),
-            sink: OnceLock::new(),
-        }
-    }
-}
-
 impl Webhooks {
+    /// The attached rebuild daemon, on the host that leads the rebuilds.
+    pub fn sink(&self) -> Option<&Arc<dyn ChangeSink>> {
+        self.sink.get()
+    }
+
     /// Attaches the rebuild daemon; only the first attachment counts.
     pub fn attach(&self, sink: Arc<dyn ChangeSink>) -> bool {
         self.sink.set(sink).is_ok()

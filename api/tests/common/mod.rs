@@ -95,20 +95,7 @@ impl TestApi {
             .await
             .unwrap();
         let state = AppState::with_db(db, config).await.unwrap();
-        let mut app = axum::Router::new().nest("/api", api::app(state.clone()));
-        if let Some(pages) = state.sandbox_pages() {
-            app = app.nest(api::payments::sandbox::MOUNT, pages);
-        }
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move {
-            axum::serve(
-                listener,
-                app.into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .await
-            .unwrap()
-        });
+        let addr = serve(&state).await;
         TestApi {
             state,
             addr,
@@ -140,11 +127,32 @@ impl TestApi {
     /// A second API state on the same database with its own connection pool, as another host
     /// of the same shop would have.
     pub async fn another_host(&self) -> AppState {
+        self.another_host_with(|_| {}).await
+    }
+
+    /// As `another_host`, with its configuration changed by `tweak` (its own search directory).
+    pub async fn another_host_with(&self, tweak: impl FnOnce(&mut Config)) -> AppState {
         let schema = self.schema.as_ref().map(|(_, s)| s.as_str());
         let db = Db::connect_in_schema(&self.url, schema).await.unwrap();
-        AppState::with_db(db, self.state.config().clone())
-            .await
-            .unwrap()
+        let mut config = self.state.config().clone();
+        tweak(&mut config);
+        AppState::with_db(db, config).await.unwrap()
+    }
+
+    /// `another_host`, serving on a loopback socket of its own: a browser whose `addr` is this
+    /// one reaches the same shop through another API process.
+    pub async fn another_host_served(&self) -> (AppState, SocketAddr) {
+        self.another_host_served_with(|_| {}).await
+    }
+
+    /// As `another_host_served`, with its configuration changed by `tweak`.
+    pub async fn another_host_served_with(
+        &self,
+        tweak: impl FnOnce(&mut Config),
+    ) -> (AppState, SocketAddr) {
+        let state = self.another_host_with(tweak).await;
+        let addr = serve(&state).await;
+        (state, addr)
     }
 
     /// Drops the PostgreSQL schema (SQLite's temp dir goes with `self`).
@@ -175,6 +183,25 @@ impl TestApi {
             .await
             .unwrap()
     }
+}
+
+/// Serves `state`'s API (and the sandbox provider's pages, when it pays) on a fresh loopback port.
+async fn serve(state: &AppState) -> SocketAddr {
+    let mut app = axum::Router::new().nest("/api", api::app(state.clone()));
+    if let Some(pages) = state.sandbox_pages() {
+        app = app.nest(api::payments::sandbox::MOUNT, pages);
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .unwrap()
+    });
+    addr
 }
 
 async fn drop_schema(url: &str, schema: &str) {

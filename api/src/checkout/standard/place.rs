@@ -397,7 +397,7 @@ async fn place_order(
 
     // Throttled before anything is written, so a refused attempt changes nothing.
     let now = state.now();
-    throttle::admit_payment(&state, &shopper, &id, now)?;
+    throttle::admit_payment(&state, &shopper, &id, now).await?;
 
     // Phase 1: the order and its stock, or nothing.
     let (owner_hash, guest_cookie) = shopper.guest_owner();
