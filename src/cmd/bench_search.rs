@@ -179,7 +179,7 @@ fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(T, Duration)> {
     Ok((value, t.elapsed()))
 }
 
-fn build_index(cache: &Path, inputs: &generator::load::Inputs) -> Result<Duration> {
+fn build_index(cache: &Path, inputs: &export::Inputs) -> Result<Duration> {
     let ((), took) = timed(|| {
         let site = SiteModel::new(&inputs.catalog);
         // A fresh memo each time: this measures the index update itself, as a full build runs it.
@@ -234,7 +234,7 @@ pub fn run(args: Args) -> Result<()> {
         100.0 * in_build.as_secs_f64() / site.elapsed.as_secs_f64()
     );
 
-    let mut inputs = generator::load::load_export(&export)
+    let mut inputs = export::load_export(&export)
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("loading the synthetic export")?;
     let (_, model) = timed(|| Ok(SiteModel::new(&inputs.catalog)))?;

@@ -6,6 +6,7 @@
 
 use anyhow::Context;
 use clap::Args as ClapArgs;
+use export::source::{FreshSource, LocalExport};
 use importer::{ImportConfig, ImportOptions};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -14,7 +15,6 @@ use std::time::Duration;
 use storefront::deploy::DeployConfig;
 use storefront::netlify::NetlifyConfig;
 use storefront::rebuild::importer_source::ImporterSource;
-use storefront::rebuild::source::{FreshSource, LocalExport};
 use storefront::rebuild::{Daemon, Timing};
 use storefront::site_server::{SiteFiles, production_router};
 
