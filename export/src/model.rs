@@ -108,32 +108,24 @@ fn product_record_fingerprint(r: &ProductRecord) -> [u8; 32] {
     records_fingerprint(Some(&r.product), &r.prices)
 }
 
+/// An object file of the export (`store.json`, `catalog/media.json`) as `T`.
+fn read_object<T: DeserializeOwned>(dir: &Path, file: &str) -> Result<T, LoadErrors> {
+    let bytes = std::fs::read(dir.join(file)).map_err(|e| {
+        fetch_failed(FetchError {
+            source_name: file.into(),
+            why: e.to_string(),
+        })
+    })?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| LoadErrors(vec![LoadError::new(file, "file", "-", e.to_string())]))
+}
+
 impl SourceModel {
     /// Reads an export directory. Call after `crate::read::load_export` succeeded on it, so
     /// the shapes are known good; errors still name the file and item.
     pub fn read(dir: &Path) -> Result<SourceModel, LoadErrors> {
-        let store: StoreSettings = {
-            let bytes = std::fs::read(dir.join(FILE_STORE)).map_err(|e| {
-                fetch_failed(FetchError {
-                    source_name: FILE_STORE.into(),
-                    why: e.to_string(),
-                })
-            })?;
-            serde_json::from_slice(&bytes).map_err(|e| {
-                LoadErrors(vec![LoadError::new(FILE_STORE, "file", "-", e.to_string())])
-            })?
-        };
-        let media: BTreeMap<String, RawMediaSet> = {
-            let bytes = std::fs::read(dir.join(FILE_MEDIA)).map_err(|e| {
-                fetch_failed(FetchError {
-                    source_name: FILE_MEDIA.into(),
-                    why: e.to_string(),
-                })
-            })?;
-            serde_json::from_slice(&bytes).map_err(|e| {
-                LoadErrors(vec![LoadError::new(FILE_MEDIA, "file", "-", e.to_string())])
-            })?
-        };
+        let store: StoreSettings = read_object(dir, FILE_STORE)?;
+        let media: BTreeMap<String, RawMediaSet> = read_object(dir, FILE_MEDIA)?;
         let list = |file: &str| read_data_list(dir, file).map_err(fetch_failed);
         let mut errors = LoadErrors::default();
         // Optional files: absent stays absent when the model writes its export.
