@@ -38,7 +38,7 @@ fn content_json(market: &str) -> Value {
 }
 
 fn warnings_of(site: &Site, market: usize) -> Vec<String> {
-    let inputs = generator::load::load_export(&site.export).expect("export loads");
+    let inputs = export::load_export(&site.export).expect("export loads");
     inputs.content.markets[market].warnings.clone()
 }
 

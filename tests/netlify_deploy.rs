@@ -10,6 +10,7 @@ mod common;
 use api::webhooks::events::Change;
 use api::webhooks::{ChangeSink, Origin};
 use common::*;
+use export::source::LocalExport;
 use generator::output::sha1_hex;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -22,7 +23,6 @@ use storefront::deploy::files::{DeployFiles, Generated, SiteFiles, generated_fil
 use storefront::deploy::run::deploy_once;
 use storefront::deploy::{DeployConfig, DeployHandle, DeployRecord, SiteChange, worker};
 use storefront::netlify::NetlifyConfig;
-use storefront::rebuild::source::LocalExport;
 use storefront::rebuild::{Daemon, Timing};
 
 const TOKEN: &str = "test-token";

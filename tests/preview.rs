@@ -6,10 +6,10 @@
 mod common;
 
 use common::*;
+use export::source::LocalExport;
 use serde_json::json;
 use std::sync::Arc;
 use storefront::netlify::NetlifyConfig;
-use storefront::rebuild::source::LocalExport;
 use storefront::rebuild::{Daemon, Timing};
 use storefront::site_server::{SiteFiles, production_router};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

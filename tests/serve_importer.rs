@@ -287,7 +287,7 @@ async fn serve_rebuilds_from_the_source_apis_with_stale_retries_and_keeps_the_fr
             .all(|r| r["price"] == json!(111.0) && r["sale_price"].is_null()),
         "{usd:?}"
     );
-    let loaded = generator::load::load_export(&cache.join("export"));
+    let loaded = export::load_export(&cache.join("export"));
     assert!(
         loaded.is_ok(),
         "the kept export is valid: {:?}",

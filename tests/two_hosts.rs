@@ -46,7 +46,7 @@ async fn two_hosts_behind_a_round_robin_proxy_behave_as_one() {
     let proxy = round_robin(&[addr_a.clone(), addr_b.clone()]).await;
 
     // The bag: lines added through either host, read back through both.
-    let catalog = generator::load::load_export(&common::sample_export())
+    let catalog = export::load_export(&common::sample_export())
         .unwrap()
         .catalog;
     let (product, variant, _) = catalog

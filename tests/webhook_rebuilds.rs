@@ -7,12 +7,12 @@
 mod common;
 
 use common::*;
+use export::source::LocalExport;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-use storefront::rebuild::source::LocalExport;
 use storefront::rebuild::{Daemon, Timing};
 use storefront::site_server::{SiteFiles, router_over};
 

@@ -158,7 +158,7 @@ impl ExportStamps {
 pub async fn load(dir: &Path) -> anyhow::Result<Catalog> {
     let dir = dir.to_path_buf();
     tokio::task::spawn_blocking(move || {
-        generator::load::load_export(&dir)
+        export::load_export(&dir)
             .map(|inputs| std::sync::Arc::unwrap_or_clone(inputs.catalog))
             .map_err(|errors| {
                 anyhow::anyhow!("the export at {} is invalid:\n{errors}", dir.display())

@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod content;
 pub mod error;
 pub mod export;
+pub mod html;
 pub mod limits;
 pub mod market;
 pub mod money;

@@ -1,4 +1,4 @@
-//! The export loader's fuzzed entry points, shared by the fuzz targets and generator/tests/fuzz_corpus.rs.
+//! The export loader's fuzzed entry points, shared by the fuzz targets and export/tests/fuzz_corpus.rs.
 //!
 //! Each takes the bytes of one export file, parses it as `storefront build` does and validates it
 //! together with the rest of fixtures/sample (cut down to the products in play, so a run stays
@@ -14,7 +14,7 @@ use domain::export::{
     RawCategory, RawChannel, RawCollection, RawInventoryItem, RawMediaSet, RawPriceRecord,
     RawProduct, StoreSettings,
 };
-use generator::load::{parse_content_file, parse_list, parse_object};
+use export::read::{parse_content_file, parse_list, parse_object};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::LazyLock;
 

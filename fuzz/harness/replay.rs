@@ -1,5 +1,5 @@
 //! Replays a fuzz target's regression inputs through its entry point, for the regression tests
-//! that `cargo test` runs (generator/tests/fuzz_corpus.rs, api/tests/fuzz_corpus.rs).
+//! that `cargo test` runs (export/tests/fuzz_corpus.rs, api/tests/fuzz_corpus.rs).
 
 use std::path::Path;
 

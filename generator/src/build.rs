@@ -4,7 +4,6 @@
 use crate::bundles::{BundleError, Bundles};
 use crate::context::Shared;
 use crate::input_digest;
-use crate::load::{Inputs, load_export};
 use crate::output::{
     IoError, KnownManifest, LiveTree, NewGeneration, OutputDirs, Publish, fill_missing_sha1,
     has_every_sha1, io_err, new_manifest, sha1_hex,
@@ -17,6 +16,7 @@ use crate::site::{Digest, SiteModel};
 use crate::sweep;
 use domain::catalog::Catalog;
 use domain::error::LoadErrors;
+use export::{Inputs, load_export};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::borrow::Cow;

@@ -1,6 +1,6 @@
-//! The static-site generator: load (parse and validate exports) → plan (pages and what each is
-//! built from) → render (minijinja) → write (incremental, atomic), plus sitemaps, redirects and
-//! synthetic catalogs for benchmarks.
+//! The static-site generator: load (the `export` crate parses and validates exports) → plan
+//! (pages and what each is built from) → render (minijinja) → write (incremental, atomic), plus
+//! sitemaps, redirects and synthetic catalogs for benchmarks.
 
 pub mod blocks;
 pub mod build;
@@ -9,7 +9,6 @@ pub mod context;
 pub mod fixtures;
 pub mod inline_json;
 pub mod input_digest;
-pub mod load;
 pub mod output;
 pub mod plan;
 pub mod preview;

@@ -565,9 +565,9 @@ fn check_paths(pages: &[Page], content: &Content) -> Result<(), LoadErrors> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::load_export;
+    use export::load_export;
 
-    fn sample() -> crate::load::Inputs {
+    fn sample() -> export::Inputs {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/sample");
         load_export(&dir).expect("the sample store loads")
     }

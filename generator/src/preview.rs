@@ -4,11 +4,11 @@
 use crate::build::BuildError;
 use crate::bundles::Bundles;
 use crate::context::Shared;
-use crate::load::Inputs;
 use crate::plan::{PlanInputs, plan};
 use crate::render::Templates;
 use crate::site::SiteModel;
 use domain::market::MARKETS;
+use export::Inputs;
 
 /// The page URL a content item is shown at: its market's page for a content page, the market's
 /// home page for everything else (navigation, header, footer and other chrome show on every page).

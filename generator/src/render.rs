@@ -2,6 +2,7 @@
 //! renders pages and injects each page's island stylesheets.
 
 use crate::bundles::{Bundles, kebab};
+use domain::html::html_formatter;
 use minijinja::value::Kwargs;
 use minijinja::{Environment, Error, ErrorKind, State, Value, context};
 use std::cell::RefCell;
@@ -231,38 +232,6 @@ fn island(state: &State, name: String, props: Value) -> Result<Value, Error> {
     Ok(Value::from_safe_string(format!(
         "<div data-island=\"{name}\" data-island-id=\"{id}\">{inner}</div><script type=\"application/json\" data-island-props=\"{id}\">{json}</script>"
     )))
-}
-
-/// Escapes like Jinja2's markupsafe (`& < > " '`). minijinja's default also escapes `/`, which
-/// bloats every URL in a page and makes server markup differ from React's for the same props.
-pub fn html_formatter(
-    out: &mut minijinja::Output,
-    state: &mut State,
-    value: &Value,
-) -> Result<(), Error> {
-    if matches!(state.auto_escape(), minijinja::AutoEscape::Html)
-        && !value.is_safe()
-        && let Some(text) = value.as_str()
-    {
-        // Straight into the output, a run of plain text at a time: every value of every page
-        // passes here, so no per-value allocation.
-        let mut plain = 0;
-        for (i, byte) in text.bytes().enumerate() {
-            let entity = match byte {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                b'\'' => "&#x27;",
-                _ => continue,
-            };
-            out.write_str(&text[plain..i])?;
-            out.write_str(entity)?;
-            plain = i + 1;
-        }
-        return out.write_str(&text[plain..]).map_err(Error::from);
-    }
-    minijinja::escape_formatter(out, state, value)
 }
 
 /// `length` that, like Jinja2, treats a missing field as empty: content JSON from editors often

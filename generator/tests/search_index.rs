@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 fn sample_catalog() -> Catalog {
     Arc::unwrap_or_clone(
-        generator::load::load_export(&sample_dir())
+        export::load_export(&sample_dir())
             .expect("sample store loads")
             .catalog,
     )
@@ -31,7 +31,7 @@ fn build_with(
     catalog: &Arc<Catalog>,
     memo: &mut search_index::SearchMemo,
 ) -> Vec<search::MarketUpdate> {
-    let content = generator::load::load_export(&sample_dir()).unwrap().content;
+    let content = export::load_export(&sample_dir()).unwrap().content;
     search_index::update(cache, catalog, &content, &SiteModel::new(catalog), memo)
         .expect("index builds")
 }
@@ -323,7 +323,7 @@ fn a_change_to_one_product_rewrites_only_its_chunk_of_records() {
         colours_per_product: 2,
     };
     generator::fixtures::write_fixtures(&export, &options).unwrap();
-    let mut catalog = Arc::unwrap_or_clone(generator::load::load_export(&export).unwrap().catalog);
+    let mut catalog = Arc::unwrap_or_clone(export::load_export(&export).unwrap().catalog);
     let cache = tmp.path().join("cache");
     build(&cache, &catalog);
     let before = record_chunks(&cache, "uk");

@@ -246,7 +246,7 @@ pub fn gazetteer(path: Option<&Path>) -> Result<Vec<u8>, ImportError> {
     };
     let bytes = std::fs::read(path).map_err(|e| config(format!("{}: {e}", path.display())))?;
     let shown = path.display().to_string();
-    let places = generator::load::parse_list::<RawPlace>(&bytes, &shown, "place", "name")
+    let places = export::read::parse_list::<RawPlace>(&bytes, &shown, "place", "name")
         .map_err(|e| config(e.to_string()))?;
     // The same checks the loader makes of the export's gazetteer, each error naming this file.
     ShopFinder::from_export(&[], &places).map_err(|mut errors| {
@@ -295,7 +295,7 @@ mod tests {
 
     #[test]
     fn the_bundled_gazetteer_is_valid() {
-        let places = generator::load::parse_list::<RawPlace>(
+        let places = export::read::parse_list::<RawPlace>(
             BUNDLED_GAZETTEER,
             FILE_GAZETTEER,
             "place",

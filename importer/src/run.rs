@@ -161,7 +161,7 @@ fn progress_bar(visible: bool) -> ProgressBar {
 
 /// The generator's loader is the judge: an import it would reject is never published.
 async fn validate(export_dir: PathBuf) -> Result<(), ImportError> {
-    let outcome = tokio::task::spawn_blocking(move || generator::load::load_export(&export_dir))
+    let outcome = tokio::task::spawn_blocking(move || export::load_export(&export_dir))
         .await
         .map_err(|e| ImportError::Io {
             path: "validation".into(),

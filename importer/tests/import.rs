@@ -515,7 +515,7 @@ async fn the_shops_come_from_the_locations_api_with_their_services_metafield() {
         .unwrap()
     );
     // The generator's loader accepts both: twelve shops (not the two warehouses) and the places.
-    let finder = generator::load::read_shops(&export).unwrap();
+    let finder = export::read::read_shops(&export).unwrap();
     assert_eq!(finder.shops.len(), 12);
     assert_eq!(summary.shops, 12);
     let leeds = finder
@@ -708,6 +708,6 @@ async fn a_platform_without_locations_imports_a_shop_finder_without_shops() {
             .any(|l| l.target.contains("/locations/metafields")),
         "no services are asked for when there is no location"
     );
-    let finder = generator::load::read_shops(&cache.path().join("export")).unwrap();
+    let finder = export::read::read_shops(&cache.path().join("export")).unwrap();
     assert!(finder.shops.is_empty());
 }

@@ -187,7 +187,7 @@ fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(T, Duration)> {
     Ok((value, t.elapsed()))
 }
 
-fn build_index(cache: &Path, inputs: &generator::load::Inputs) -> Result<Duration> {
+fn build_index(cache: &Path, inputs: &export::Inputs) -> Result<Duration> {
     let ((), took) = timed(|| {
         let site = SiteModel::new(&inputs.catalog);
         // A fresh memo each time: this measures the index update itself, as a full build runs it.
@@ -222,7 +222,7 @@ pub fn run(args: Args) -> Result<()> {
         cold_site_build(&args, &export)?;
     }
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let mut inputs = generator::load::load_export(&export)
+    let mut inputs = export::load_export(&export)
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("loading the synthetic export")?;
     let (_, model) = timed(|| Ok(SiteModel::new(&inputs.catalog)))?;
@@ -341,7 +341,7 @@ fn serve_and_measure(
     runtime: &tokio::runtime::Runtime,
     export: &Path,
     cache: &Path,
-    inputs: &generator::load::Inputs,
+    inputs: &export::Inputs,
 ) -> Result<()> {
     runtime.block_on(async {
         let mut config = api::Config::new(

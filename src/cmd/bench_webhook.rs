@@ -5,13 +5,13 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args as ClapArgs;
+use export::source::LocalExport;
 use generator::BuildOptions;
 use generator::fixtures::{FixtureOptions, write_fixtures};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use storefront::rebuild::source::LocalExport;
 use storefront::rebuild::{Daemon, Timing};
 use storefront::site_server::{SiteFiles, router_over};
 

@@ -7,6 +7,7 @@
 
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
+use export::source::LocalExport;
 use notify::RecursiveMode;
 use notify::event::{AccessKind, AccessMode, EventKind};
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
@@ -16,7 +17,6 @@ use std::process::Command;
 use std::sync::mpsc;
 use std::time::Duration;
 use storefront::dev_errors::{self, LastError};
-use storefront::rebuild::source::LocalExport;
 use storefront::rebuild::{Daemon, Timing};
 use storefront::site_server::{self, SiteFiles};
 use tower_livereload::{LiveReloadLayer, Reloader};

@@ -8,6 +8,7 @@
 use anyhow::Context;
 use api::leader::Leadership;
 use clap::Args as ClapArgs;
+use export::source::{FreshSource, LocalExport};
 use importer::{ImportConfig, ImportOptions};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -16,7 +17,6 @@ use std::time::Duration;
 use storefront::deploy::DeployConfig;
 use storefront::netlify::NetlifyConfig;
 use storefront::rebuild::importer_source::ImporterSource;
-use storefront::rebuild::source::{FreshSource, LocalExport};
 use storefront::rebuild::{Daemon, Timing};
 use storefront::site_server::{SiteFiles, production_router};
 

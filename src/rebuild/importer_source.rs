@@ -5,9 +5,9 @@
 //! — what `storefront build`, the API's catalog and the next daemon start read — holds what is
 //! served. See docs/import.md "Webhook-driven rebuilds".
 
-use super::model::SourceModel;
-use super::source::{FetchError, FreshSource, ProductRecord, delivery_id};
 use domain::export::RawProduct;
+use export::model::SourceModel;
+use export::source::{FetchError, FreshSource, ProductRecord, delivery_id};
 use importer::cache_dir::ImportCache;
 use importer::{CatalogClient, ContentClient, ImportConfig, ImportError};
 use serde_json::Value;
@@ -70,7 +70,7 @@ impl ImporterSource {
             cfg.catalog.collections_category.into_iter().collect();
         if !collection_categories.is_empty() {
             let collections =
-                super::source::read_data_list(export_dir, domain::catalog::FILE_COLLECTIONS)
+                export::source::read_data_list(export_dir, domain::catalog::FILE_COLLECTIONS)
                     .map_err(|e| ImportError::Io {
                         path: export_dir.join(&e.source_name).display().to_string(),
                         why: e.why,
@@ -78,7 +78,7 @@ impl ImporterSource {
             collection_categories.extend(
                 collections
                     .iter()
-                    .filter_map(|c| super::source::id_of(c, "id")),
+                    .filter_map(|c| export::source::id_of(c, "id")),
             );
         }
         Ok(ImporterSource {

@@ -9,21 +9,18 @@
 //! rebuild that changed files tells it which, with their SHA-1, for the next CDN deploy.
 
 pub mod importer_source;
-pub mod keyed_file;
-pub mod model;
-pub mod source;
 mod startup;
 
-use api::webhooks::events::Change;
 use api::webhooks::{ChangeSink, Origin};
+use export::Change;
+use export::Inputs;
+use export::model::{Fresh, SourceModel};
+use export::source::{self, FreshSource};
 use generator::bundles::Bundles;
-use generator::load::Inputs;
 use generator::output::{OutputDirs, compact, prune_except};
 use generator::render::Templates;
 use generator::{BuildMemo, BuildOptions, LiveView, Publish};
-use model::{Fresh, SourceModel};
 use serde::Serialize;
-use source::FreshSource;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};

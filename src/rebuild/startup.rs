@@ -1,7 +1,9 @@
 //! `storefront serve`'s start: the last good site and the API answer at once while the start-up build runs behind them, and an export that cannot be built is reported and retried instead of stopping the server.
 
-use super::{Daemon, Msg, OnRebuilt, Prepared, Timing, dirs_of, prepare, push_history};
-use super::{RebuildStatus, source::FreshSource};
+use super::{
+    Daemon, Msg, OnRebuilt, Prepared, RebuildStatus, Timing, dirs_of, prepare, push_history,
+};
+use export::source::FreshSource;
 use generator::{BuildOptions, LiveView};
 use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};

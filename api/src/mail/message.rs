@@ -217,7 +217,7 @@ fn environment() -> &'static Environment<'static> {
         // send an email with a hole in it.
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
         // The site's escaping (markupsafe's five characters), so URLs stay readable.
-        env.set_formatter(generator::render::html_formatter);
+        env.set_formatter(domain::html::html_formatter);
         for (name, source) in TEMPLATES {
             env.add_template(name, source)
                 .unwrap_or_else(|e| panic!("mail template {name}: {e:#}"));

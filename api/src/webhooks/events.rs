@@ -4,18 +4,8 @@
 
 use serde_json::Value;
 
-/// One changed source item, as named by a webhook.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(tag = "kind", content = "id", rename_all = "snake_case")]
-pub enum Change {
-    /// A product (its options, variants, prices, images, custom fields) by product id.
-    Product(u64),
-    /// Stock of one product's variants, by product id.
-    Inventory(u64),
-    Category(u64),
-    /// A content item by its id (the delivery API's `_meta.deliveryId`).
-    Content(String),
-}
+/// Defined with the export, whose source model fingerprints each changed item.
+pub use export::Change;
 
 /// A delivery whose JSON is well-formed but says nothing we can act on, with the reason.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]

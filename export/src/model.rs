@@ -2,17 +2,17 @@
 //! changed product does not mean re-reading and re-parsing the whole export) plus a fingerprint of
 //! each item as last fetched, so a fetch that still returns the old version can be recognised.
 
-use super::source::{
+use crate::Change;
+use crate::source::{
     FetchError, ProductRecord, delivery_id, id_of, inventory_variant, read_content_items,
     read_data_list, variant_ids,
 };
-use api::webhooks::events::Change;
+use crate::validate::{Inputs, validate};
 use domain::catalog::*;
 use domain::content::{Content, ContentSource};
 use domain::error::{LoadError, LoadErrors};
 use domain::export::*;
 use domain::shops::{FILE_GAZETTEER, FILE_LOCATIONS, ShopFinder};
-use generator::load::Inputs;
 use imbl::OrdMap;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -108,32 +108,24 @@ fn product_record_fingerprint(r: &ProductRecord) -> [u8; 32] {
     records_fingerprint(Some(&r.product), &r.prices)
 }
 
+/// An object file of the export (`store.json`, `catalog/media.json`) as `T`.
+fn read_object<T: DeserializeOwned>(dir: &Path, file: &str) -> Result<T, LoadErrors> {
+    let bytes = std::fs::read(dir.join(file)).map_err(|e| {
+        fetch_failed(FetchError {
+            source_name: file.into(),
+            why: e.to_string(),
+        })
+    })?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| LoadErrors(vec![LoadError::new(file, "file", "-", e.to_string())]))
+}
+
 impl SourceModel {
-    /// Reads an export directory. Call after `generator::load::load_export` succeeded on it, so
+    /// Reads an export directory. Call after `crate::read::load_export` succeeded on it, so
     /// the shapes are known good; errors still name the file and item.
     pub fn read(dir: &Path) -> Result<SourceModel, LoadErrors> {
-        let store: StoreSettings = {
-            let bytes = std::fs::read(dir.join(FILE_STORE)).map_err(|e| {
-                fetch_failed(FetchError {
-                    source_name: FILE_STORE.into(),
-                    why: e.to_string(),
-                })
-            })?;
-            serde_json::from_slice(&bytes).map_err(|e| {
-                LoadErrors(vec![LoadError::new(FILE_STORE, "file", "-", e.to_string())])
-            })?
-        };
-        let media: BTreeMap<String, RawMediaSet> = {
-            let bytes = std::fs::read(dir.join(FILE_MEDIA)).map_err(|e| {
-                fetch_failed(FetchError {
-                    source_name: FILE_MEDIA.into(),
-                    why: e.to_string(),
-                })
-            })?;
-            serde_json::from_slice(&bytes).map_err(|e| {
-                LoadErrors(vec![LoadError::new(FILE_MEDIA, "file", "-", e.to_string())])
-            })?
-        };
+        let store: StoreSettings = read_object(dir, FILE_STORE)?;
+        let media: BTreeMap<String, RawMediaSet> = read_object(dir, FILE_MEDIA)?;
         let list = |file: &str| read_data_list(dir, file).map_err(fetch_failed);
         let mut errors = LoadErrors::default();
         // Optional files: absent stays absent when the model writes its export.
@@ -604,47 +596,35 @@ impl SourceModel {
 
     /// The model's content, validated (the same rules as a build from disk).
     pub fn content(&self) -> Result<Content, LoadErrors> {
-        Content::from_sources(
-            self.content
-                .iter()
-                .map(|(file, item)| ContentSource {
-                    file: file.clone(),
-                    item: item.clone(),
-                })
-                .collect(),
-        )
+        Content::from_sources(self.content_sources())
+    }
+
+    fn content_sources(&self) -> Vec<ContentSource> {
+        self.content
+            .iter()
+            .map(|(file, item)| ContentSource {
+                file: file.clone(),
+                item: item.clone(),
+            })
+            .collect()
     }
 
     /// Validates the model into the generator's inputs (the same rules as a build from disk).
     pub fn inputs(&self) -> Result<Inputs, LoadErrors> {
-        let catalog = Catalog::from_export(CatalogExport {
-            store: self.store.clone(),
-            channels: self.channels.clone(),
-            categories: self.categories.clone(),
-            collections: self.collections.clone(),
-            products: self.raw_products(),
-            prices: self.raw_prices(),
-            inventory: self.raw_inventory(),
-            media: BTreeMap::clone(&self.media),
-        });
-        let content = self.content();
-        match (catalog, content) {
-            (Ok(catalog), Ok(content)) => Ok(Inputs {
-                catalog: std::sync::Arc::new(catalog),
-                content,
-                media_dir: self.media_dir.clone(),
-                shops: self.shops(),
-            }),
-            (catalog, content) => {
-                let mut errors = LoadErrors::default();
-                if let Err(e) = catalog {
-                    errors.extend(e);
-                }
-                if let Err(e) = content {
-                    errors.extend(e);
-                }
-                Err(errors)
-            }
-        }
+        validate(
+            CatalogExport {
+                store: self.store.clone(),
+                channels: self.channels.clone(),
+                categories: self.categories.clone(),
+                collections: self.collections.clone(),
+                products: self.raw_products(),
+                prices: self.raw_prices(),
+                inventory: self.raw_inventory(),
+                media: BTreeMap::clone(&self.media),
+            },
+            self.content_sources(),
+            || Ok(self.shops()),
+            self.media_dir.clone(),
+        )
     }
 }

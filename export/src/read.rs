@@ -1,8 +1,9 @@
 //! Reads an export directory (catalog + content, see docs/formats.md) and validates it into the
 //! domain models. Every problem names the file, the item and the field; nothing is written here.
 
+use crate::validate::{Inputs, validate};
 use domain::catalog::*;
-use domain::content::{Content, ContentSource};
+use domain::content::ContentSource;
 use domain::error::{LoadError, LoadErrors};
 use domain::export::*;
 use domain::shops::{FILE_GAZETTEER, FILE_LOCATIONS, ShopFinder};
@@ -10,16 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// The validated inputs of a build.
-pub struct Inputs {
-    pub catalog: std::sync::Arc<Catalog>,
-    pub content: Content,
-    /// `DIR/media`, copied to `public/media`, when present.
-    pub media_dir: Option<PathBuf>,
-    /// The shops and the gazetteer of the shop finder (empty when the export has none).
-    pub shops: std::sync::Arc<ShopFinder>,
-}
+use std::sync::Arc;
 
 pub fn load_export(dir: &Path) -> Result<Inputs, LoadErrors> {
     let mut errors = LoadErrors::default();
@@ -128,41 +120,22 @@ pub fn load_export(dir: &Path) -> Result<Inputs, LoadErrors> {
     else {
         return Err(errors);
     };
-    let catalog = Catalog::from_export(CatalogExport {
-        store,
-        channels,
-        categories,
-        collections,
-        products,
-        prices,
-        inventory,
-        media,
-    });
-    let content = Content::from_sources(content);
-    let shops = read_shops(dir);
-    match (catalog, content, shops) {
-        (Ok(catalog), Ok(content), Ok(shops)) => {
-            let media_dir = dir.join("media");
-            Ok(Inputs {
-                catalog: std::sync::Arc::new(catalog),
-                content,
-                media_dir: media_dir.is_dir().then_some(media_dir),
-                shops: std::sync::Arc::new(shops),
-            })
-        }
-        (catalog, content, shops) => {
-            if let Err(e) = catalog {
-                errors.extend(e);
-            }
-            if let Err(e) = content {
-                errors.extend(e);
-            }
-            if let Err(e) = shops {
-                errors.extend(e);
-            }
-            Err(errors)
-        }
-    }
+    let media_dir = dir.join("media");
+    validate(
+        CatalogExport {
+            store,
+            channels,
+            categories,
+            collections,
+            products,
+            prices,
+            inventory,
+            media,
+        },
+        content,
+        || read_shops(dir).map(Arc::new),
+        media_dir.is_dir().then_some(media_dir),
+    )
 }
 
 /// The shop finder's files, both optional: an export made before shops were exported (or from a

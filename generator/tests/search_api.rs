@@ -1,8 +1,9 @@
 //! `GET /api/search` and `GET /api/listing` over real HTTP against an index the generator built
 //! from the sample store: the answer shapes, popular searches from shoppers' queries, every bad
 //! parameter the issue lists (each a 400 naming it), and a rebuilt index picked up without a
-//! restart.
+//! restart. Here rather than in `api/tests` because the API does not depend on the generator.
 
+#[path = "../../api/tests/common/mod.rs"]
 mod common;
 
 use common::*;
@@ -13,7 +14,7 @@ use serde_json::Value;
 use std::path::Path;
 
 fn build_index(cache: &Path, catalog: &Catalog) {
-    let inputs = generator::load::load_export(Path::new(SAMPLE)).unwrap();
+    let inputs = export::load_export(Path::new(SAMPLE)).unwrap();
     let catalog = std::sync::Arc::new(catalog.clone());
     search_index::update(
         cache,
@@ -50,11 +51,7 @@ fn rebuild_with_a_new_price_and_a_product_gone(cache: &Path, catalog: &mut Catal
 }
 
 fn sample_catalog() -> Catalog {
-    std::sync::Arc::unwrap_or_clone(
-        generator::load::load_export(Path::new(SAMPLE))
-            .unwrap()
-            .catalog,
-    )
+    std::sync::Arc::unwrap_or_clone(export::load_export(Path::new(SAMPLE)).unwrap().catalog)
 }
 
 async fn start(backend: Backend, cache: &Path) -> TestApi {

@@ -1,11 +1,11 @@
 //! Where a webhook-driven rebuild gets fresh data for the items a webhook named. `FreshSource` is
 //! the seam: `LocalExport` reads the export directory (what `storefront dev`/`serve` build from,
-//! e.g. the sample store or `content-cache/export` after an import); `ImporterSource`
-//! (`super::importer_source`) implements it with the HTTP importer's per-item fetchers against
-//! the real source APIs. Items come back as the sources' JSON so the daemon can tell a fresh
-//! version from the one it already has.
+//! e.g. the sample store or `content-cache/export` after an import); `ImporterSource` (the root
+//! crate's `src/rebuild/importer_source.rs`) implements it with the HTTP importer's per-item
+//! fetchers against the real source APIs. Items come back as the sources' JSON so the daemon can
+//! tell a fresh version from the one it already has.
 
-use super::keyed_file::{KeyOf, KeyedFile, RecordKey};
+use crate::keyed_file::{KeyOf, KeyedFile, RecordKey};
 use domain::catalog::{FILE_CATEGORIES, FILE_INVENTORY, FILE_PRICES, FILE_PRODUCTS};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -44,7 +44,7 @@ pub trait FreshSource: Send + Sync {
     /// Called after a webhook rebuild has gone live with the model it was built from, so that
     /// whatever full builds read next sees the fetched items. A source whose export on disk is
     /// already the truth (`LocalExport`) has nothing to do.
-    fn keep(&self, model: &super::model::SourceModel) -> Result<(), FetchError> {
+    fn keep(&self, model: &crate::model::SourceModel) -> Result<(), FetchError> {
         let _ = model;
         Ok(())
     }
