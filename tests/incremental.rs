@@ -214,7 +214,11 @@ fn a_changed_description_rewrites_only_the_products_own_pages() {
         .contains("A description edited for this test.")
     );
 
-    // What was carried over is what a full build of the edited export writes.
+    assert_same_as_a_fresh_build(&site);
+}
+
+/// What was carried over is what a full build of the same export writes, byte for byte.
+fn assert_same_as_a_fresh_build(site: &Site) {
     let fresh = Site {
         dir: tempfile::tempdir().unwrap(),
         export: site.export.clone(),
@@ -236,10 +240,9 @@ fn a_changed_description_rewrites_only_the_products_own_pages() {
     }
 }
 
-#[test]
-fn a_removed_product_has_its_pages_deleted() {
-    let site = copied_sample();
-    site.build().unwrap();
+/// Removes the eighth product from the export, with its collection memberships and stock, as
+/// a deleted product leaves it; answers its id.
+fn remove_product(site: &Site) -> u64 {
     let mut id = 0;
     edit_json(&site.export, "catalog/products.json", |d| {
         let removed = d["data"].as_array_mut().unwrap().remove(7);
@@ -275,6 +278,14 @@ fn a_removed_product_has_its_pages_deleted() {
             .unwrap()
             .retain(|i| live.contains(&i["identity"]["variant_id"].as_u64().unwrap()));
     });
+    id
+}
+
+#[test]
+fn a_removed_product_has_its_pages_deleted() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let id = remove_product(&site);
     let own_pages: Vec<String> = snapshot_files(&site.public())
         .into_keys()
         .filter(|f| f.contains(&format!("p/{id}/")))
@@ -449,4 +460,153 @@ fn a_manifest_that_cannot_be_written_fails_the_build_with_the_old_site_live() {
     );
     assert_ne!(site.live(), live);
     assert!(!blocker.exists());
+}
+
+/// Every file of a generation with its inode and bytes: what "untouched" means.
+fn inodes_and_bytes(
+    root: &std::path::Path,
+) -> (
+    std::collections::BTreeMap<String, u64>,
+    std::collections::BTreeMap<String, Vec<u8>>,
+) {
+    (snapshot_files(root), tree_contents(root))
+}
+
+/// Every directory under `root`, relative to it.
+fn directory_set(root: &std::path::Path) -> BTreeSet<String> {
+    walkdir::WalkDir::new(root)
+        .min_depth(1)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_dir())
+        .map(|e| e.path().strip_prefix(root).unwrap().display().to_string())
+        .collect()
+}
+
+/// The spare generation of the build cache, if there is one.
+fn spare_generation(site: &Site) -> Option<std::path::PathBuf> {
+    std::fs::read_dir(site.dir.path().join("cache/generations"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "spare"))
+}
+
+fn raise_price(site: &Site) {
+    edit_json(&site.export, "catalog/products.json", |d| {
+        let p = &mut d["data"][5];
+        p["price"] = serde_json::json!(p["price"].as_f64().unwrap() + 1.0);
+    });
+}
+
+#[test]
+fn rebuilds_recycle_a_spare_and_never_touch_the_live_tree_or_the_one_before_it() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let mut before_live: Option<std::path::PathBuf> = None;
+    // 1: a product removed; 2 and 3: a price; 4: the product back (the export as it was, but
+    // the price). The first two make new trees (no spare yet); the third starts from the cold
+    // build's tree, which still has the product, and the fourth from the first rebuild's,
+    // which lacks it.
+    let changes: [fn(&Site); 4] = [
+        |s| {
+            remove_product(s);
+        },
+        raise_price,
+        raise_price,
+        |s| {
+            for file in ["products.json", "collections.json", "inventory.json"] {
+                let rel = format!("catalog/{file}");
+                std::fs::copy(sample_export().join(&rel), s.export.join(&rel)).unwrap();
+            }
+        },
+    ];
+    for (round, change) in changes.iter().enumerate() {
+        let live = site.live();
+        let untouched: Vec<_> = std::iter::once(live.clone())
+            .chain(before_live.clone())
+            .map(|dir| (inodes_and_bytes(&dir), dir))
+            .collect();
+        let spare = spare_generation(&site);
+        assert_eq!(spare.is_some(), round >= 2, "round {round}: {spare:?}");
+        let spare_dirs = spare.as_deref().map(directory_set);
+        change(&site);
+        let report = site.build().unwrap();
+        assert!(!report.written.is_empty());
+        for (state, dir) in &untouched {
+            // The tree before the live one may have become the spare once this build went live
+            // (renamed: the next build may recycle it), but this build never changed it.
+            let now = [dir.clone(), dir.with_extension("spare")]
+                .into_iter()
+                .find(|d| d.is_dir())
+                .unwrap();
+            assert!(
+                inodes_and_bytes(&now) == *state,
+                "round {round}: {} changed",
+                dir.display()
+            );
+        }
+        let new = site.live();
+        assert_ne!(new, live);
+        match spare_dirs {
+            None => {
+                assert!(report.recycled.is_none());
+                assert_eq!(report.dirs_created, directory_set(&new).len());
+            }
+            Some(spare_dirs) => {
+                assert!(report.recycled.is_some(), "round {round}");
+                // Only the directories the spare lacked were made.
+                let lacking = directory_set(&new).difference(&spare_dirs).count();
+                assert_eq!(report.dirs_created, lacking, "round {round}");
+                assert_eq!(lacking > 0, round == 3, "round {round}");
+                // Every file not written is the live file itself, linked.
+                let (old_inodes, _) = &untouched[0].0;
+                let written: BTreeSet<&String> = report.written.iter().collect();
+                for (file, inode) in snapshot_files(&new) {
+                    if !written.contains(&file) {
+                        assert_eq!(Some(&inode), old_inodes.get(&file), "round {round}: {file}");
+                    }
+                }
+            }
+        }
+        assert_same_as_a_fresh_build(&site);
+        before_live = Some(live);
+    }
+
+    // A build that fails after taking the spare (its manifest cannot be written) removes what it
+    // made of it and leaves the live site as it was.
+    let live = site.live();
+    let state = inodes_and_bytes(&live);
+    assert!(spare_generation(&site).is_some());
+    raise_price(&site);
+    let blocker = site.dir.path().join("cache/build-manifest.json.tmp");
+    std::fs::create_dir_all(blocker.join("x")).unwrap();
+    site.build().expect_err("the manifest cannot be written");
+    assert_eq!(site.live(), live);
+    assert!(
+        inodes_and_bytes(&live) == state,
+        "the live site is untouched"
+    );
+    let leftovers: Vec<String> = generation_names(&site)
+        .into_iter()
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    std::fs::remove_dir_all(&blocker).unwrap();
+    site.build().unwrap();
+    assert_same_as_a_fresh_build(&site);
+
+    // A build killed while recycling leaves the spare renamed as its unfinished generation,
+    // part-changed: the next build sweeps it and builds a new tree.
+    let spare = spare_generation(&site).expect("a spare again");
+    let killed = site
+        .dir
+        .path()
+        .join("cache/generations/gen-1-999999999-0.tmp");
+    std::fs::rename(&spare, &killed).unwrap();
+    std::fs::remove_file(killed.join("robots.txt")).unwrap();
+    raise_price(&site);
+    let report = site.build().unwrap();
+    assert!(report.recycled.is_none());
+    assert!(!killed.exists(), "the killed build's generation was swept");
+    assert_same_as_a_fresh_build(&site);
 }

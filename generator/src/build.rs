@@ -13,6 +13,7 @@ use crate::render::{TemplateError, Templates};
 use crate::search_index::SearchMemo;
 use crate::seo;
 use crate::site::{Digest, SiteModel};
+use crate::spare::Spare;
 use crate::sweep;
 use domain::catalog::Catalog;
 use domain::error::LoadErrors;
@@ -73,8 +74,11 @@ pub struct BuildReport {
     /// For an overlay publish: the manifest naming the layer, for the caller to record with
     /// `record_manifest` once it serves the layer.
     pub manifest: Option<crate::output::Manifest>,
-    /// `mkdir` calls the build made: one per directory of the new generation.
+    /// `mkdir` calls the build made: one per directory of a new tree, or the directories a
+    /// recycled spare lacked.
     pub dirs_created: usize,
+    /// The spare generation this build's generation started as, if it recycled one.
+    pub recycled: Option<String>,
 }
 
 impl BuildReport {
@@ -265,6 +269,41 @@ fn deleted_outputs(
         .filter(|k| !planned.contains(k.as_str()))
         .cloned()
         .collect()
+}
+
+/// The generation a build writes into: the spare, recycled, when that takes fewer file-system
+/// calls than a new tree (never for an overlay, which holds only what changed), else a new tree
+/// with every directory it will hold made once, before the parallel writes. Answers the
+/// recycled spare's name too.
+fn start_generation(
+    dirs: &OutputDirs,
+    planned: &[Planned],
+    unchanged: &dyn Fn(usize) -> bool,
+    overlay: bool,
+) -> Result<(NewGeneration, Option<String>), IoError> {
+    if !overlay && let Some(spare) = Spare::find(dirs) {
+        let outputs: Vec<(&str, Option<blake3::Hash>)> = planned
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (&*p.path, unchanged(i).then_some(p.fingerprint)))
+            .collect();
+        if let Some(plan) = spare.plan(&outputs) {
+            let name = spare
+                .dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned());
+            return Ok((NewGeneration::from_spare(dirs, &spare.dir, plan)?, name));
+        }
+    }
+    let mut generation = NewGeneration::create(dirs)?;
+    generation.prepare_dirs(
+        planned
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| !(overlay && unchanged(i)))
+            .map(|(_, p)| &*p.path),
+    )?;
+    Ok((generation, None))
 }
 
 /// Loads and validates inputs; nothing is written.
@@ -507,19 +546,11 @@ pub fn build_with_memo(
         return Ok(report);
     }
 
-    let mut generation = NewGeneration::create(&dirs)?;
     let live = previous.as_ref().map(|(_, live)| live.clone());
     // An overlay needs a complete tree underneath; without one this build is a full one.
     let overlay = publish == Publish::Overlay && live.is_some();
-    // Every directory this generation will hold, made once before the parallel writes (an
-    // overlay holds only what changed).
-    generation.prepare_dirs(
-        planned
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| !(overlay && unchanged(i)))
-            .map(|(_, p)| &*p.path),
-    )?;
+    let (generation, recycled) = start_generation(&dirs, &planned, &unchanged, overlay)?;
+    report.recycled = recycled;
     let bar = if opts.progress {
         let bar = ProgressBar::new(planned.len() as u64);
         bar.set_style(
@@ -541,7 +572,7 @@ pub fn build_with_memo(
                 bar.inc(1);
             }
             if let (true, Some(live)) = (unchanged(i), &live) {
-                if !overlay {
+                if !overlay && !generation.holds(&p.path) {
                     generation.link_from(&p.path, live)?;
                 }
                 return Ok(None);
@@ -649,7 +680,8 @@ pub fn build_with_memo(
             let mut keep = live.as_ref().map(LiveTree::names).unwrap_or_default();
             keep.push(name.clone());
             let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
-            dirs.prune(&keep);
+            // A daemon's next generation is an overlay: only `storefront build` keeps a spare.
+            dirs.prune(&keep, publish == Publish::Full);
             phases.mark("prune old generations");
         }
     }

@@ -19,6 +19,7 @@ pub mod seo;
 pub mod shells;
 pub mod shop_finder;
 pub mod site;
+pub mod spare;
 pub mod sweep;
 
 pub use build::{

@@ -17,7 +17,7 @@
 
 use crate::site::Digest;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -277,18 +277,25 @@ impl OutputDirs {
         write_atomically(&self.manifest_path(), &self.manifest_tmp_path(), &bytes)
     }
 
-    /// Removes generations that are neither live nor the one before it, and unfinished ones.
-    pub fn prune(&self, keep: &[&str]) {
+    /// Removes the generations not in `keep` (the live one and the one before it) and unfinished
+    /// ones, except, when `keep_spare`, the newest complete one, kept as the spare the next full
+    /// build starts from (see spare.rs).
+    pub fn prune(&self, keep: &[&str], keep_spare: bool) {
         let Ok(entries) = std::fs::read_dir(self.generations()) else {
             return;
         };
-        for e in entries.flatten() {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            if !keep.contains(&name.as_ref()) {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
+        let mut doomed: Vec<String> = entries
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| !keep.contains(&name.as_str()))
+            .collect();
+        if keep_spare {
+            crate::spare::keep_newest(self, &mut doomed);
         }
+        for name in doomed {
+            let _ = std::fs::remove_dir_all(self.generations().join(name));
+        }
+        crate::spare::forget_removed(self);
     }
 }
 
@@ -304,15 +311,10 @@ pub fn write_atomically(path: &Path, tmp: &Path, bytes: &[u8]) -> Result<(), IoE
     result
 }
 
-/// Lower-case hex of a digest. One allocation: this runs for every page of every build.
-/// Makes under `root` every directory the relative file `paths` need, each with one `mkdir`,
-/// parents first; answers how many it made. (The build's generations and the benchmark's
-/// write-only floor both write this way.)
-pub fn create_dirs_once<'a>(
-    root: &Path,
-    paths: impl IntoIterator<Item = &'a str>,
-) -> Result<usize, (PathBuf, std::io::Error)> {
-    let mut dirs: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+/// Every directory the relative file `paths` need (each parent and its ancestors), in path
+/// order: a path sorts after every prefix of it, so a parent comes before its children.
+pub fn dirs_of<'a>(paths: impl IntoIterator<Item = &'a str>) -> BTreeSet<&'a str> {
+    let mut dirs = BTreeSet::new();
     for path in paths {
         let mut dir = path;
         // Each parent and its ancestors, up to one already known.
@@ -323,14 +325,46 @@ pub fn create_dirs_once<'a>(
             dir = parent;
         }
     }
-    // A path sorts after every prefix of it, so each parent is made before its children.
-    for dir in &dirs {
-        let path = root.join(dir);
-        std::fs::create_dir(&path).map_err(|e| (path, e))?;
-    }
-    Ok(dirs.len())
+    dirs
 }
 
+/// Makes under `root` every directory the relative file `paths` need, each with one `mkdir`,
+/// parents first; answers how many it made. (The build's generations and the benchmark's
+/// write-only floor both write this way.)
+pub fn create_dirs_once<'a>(
+    root: &Path,
+    paths: impl IntoIterator<Item = &'a str>,
+) -> Result<usize, (PathBuf, std::io::Error)> {
+    make_dirs(root, dirs_of(paths))
+}
+
+/// Makes `dirs` under `root`, in order (parents first); answers how many it made.
+fn make_dirs<'a>(
+    root: &Path,
+    dirs: impl IntoIterator<Item = &'a str>,
+) -> Result<usize, (PathBuf, std::io::Error)> {
+    let mut made = 0;
+    for dir in dirs {
+        let path = root.join(dir);
+        std::fs::create_dir(&path).map_err(|e| (path, e))?;
+        made += 1;
+    }
+    Ok(made)
+}
+
+/// Writes a new file at `path` with one open (failing if anything is there), one write and one
+/// close. A generation's files may be hard links shared with the live tree (a recycled spare),
+/// so writing through an existing path could change the live site.
+fn create_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?
+        .write_all(bytes)
+}
+
+/// Lower-case hex of a digest.
 pub fn hex(d: &Digest) -> String {
     blake3::Hash::from_bytes(*d).to_hex().to_string()
 }
@@ -346,10 +380,59 @@ pub struct NewGeneration {
     dirs_prepared: bool,
     /// `mkdir` calls this generation made (a `create_dir_all` counts as one): what a test checks.
     dirs_created: std::sync::atomic::AtomicUsize,
+    /// Outputs already in place with the right bytes: a recycled spare's unchanged files.
+    kept: HashSet<String>,
 }
 
 impl NewGeneration {
     pub fn create(dirs: &OutputDirs) -> Result<NewGeneration, IoError> {
+        let generation = NewGeneration::named(dirs)?;
+        std::fs::create_dir_all(&generation.tmp_dir)
+            .map_err(io_err(&generation.tmp_dir, "create directory"))?;
+        Ok(generation)
+    }
+
+    /// A new generation that starts as the spare `spare` (see spare.rs), moved to this
+    /// generation's unfinished name with one rename and turned into the tree `plan` describes:
+    /// the files it keeps stay as they are, the others are unlinked (never written through:
+    /// they are hard links shared with the live tree), directories the new tree lacks are
+    /// removed and missing ones made. The outputs left to write or link then go to paths that
+    /// no longer exist. A build killed meanwhile leaves an unfinished generation for the next
+    /// build to sweep; one that fails removes it like any other.
+    pub fn from_spare(
+        dirs: &OutputDirs,
+        spare: &Path,
+        plan: crate::spare::Recycling,
+    ) -> Result<NewGeneration, IoError> {
+        use rayon::prelude::*;
+        let mut generation = NewGeneration::named(dirs)?;
+        std::fs::rename(spare, &generation.tmp_dir)
+            .map_err(io_err(spare, "take the spare generation"))?;
+        // The spare's paths were checked when it was written; the new directories are checked
+        // like every output path: none may leave the generation.
+        for rel in &plan.make_dirs {
+            generation.inside(rel)?;
+        }
+        let root = generation.tmp_dir.clone();
+        plan.unlink.par_iter().try_for_each(|rel| {
+            let path = root.join(rel);
+            std::fs::remove_file(&path).map_err(io_err(&path, "remove from the spare"))
+        })?;
+        // Children sort after their parents: in reverse, each directory is empty when removed.
+        for rel in plan.remove_dirs.iter().rev() {
+            let path = root.join(rel);
+            std::fs::remove_dir(&path).map_err(io_err(&path, "remove from the spare"))?;
+        }
+        let made = make_dirs(&root, plan.make_dirs.iter().map(String::as_str))
+            .map_err(|(dir, e)| io_err(&dir, "create directory")(e))?;
+        generation.dirs_created = made.into();
+        generation.dirs_prepared = true;
+        generation.kept = plan.keep;
+        Ok(generation)
+    }
+
+    /// A new generation's unique name and paths; nothing is made yet.
+    fn named(dirs: &OutputDirs) -> Result<NewGeneration, IoError> {
         let gens = dirs.generations();
         std::fs::create_dir_all(&gens).map_err(io_err(&gens, "create directory"))?;
         let millis = std::time::SystemTime::now()
@@ -362,7 +445,6 @@ impl NewGeneration {
         let name = format!("gen-{millis}-{}-{seq}", std::process::id());
         let dir = gens.join(&name);
         let tmp_dir = gens.join(format!("{name}.tmp"));
-        std::fs::create_dir_all(&tmp_dir).map_err(io_err(&tmp_dir, "create directory"))?;
         Ok(NewGeneration {
             name,
             dir,
@@ -370,7 +452,13 @@ impl NewGeneration {
             published: false,
             dirs_prepared: false,
             dirs_created: std::sync::atomic::AtomicUsize::new(0),
+            kept: HashSet::new(),
         })
+    }
+
+    /// Whether output `rel` is already in place (kept from the recycled spare).
+    pub fn holds(&self, rel: &str) -> bool {
+        self.kept.contains(rel)
     }
 
     /// Creates, once each and parents first, every directory that `paths` (all the outputs
@@ -437,7 +525,7 @@ impl NewGeneration {
 
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), IoError> {
         let path = self.target(rel)?;
-        std::fs::write(&path, bytes).map_err(io_err(&path, "write"))
+        create_new(&path, bytes).map_err(io_err(&path, "write"))
     }
 
     /// Carries an unchanged file over from the live tree without writing it again.
@@ -447,9 +535,16 @@ impl NewGeneration {
         self.link(&path, &source)
     }
 
+    /// Links `source` at `path`, or copies it where links fail (another file system). A path
+    /// that exists already is an error, never replaced or written through.
     fn link(&self, path: &Path, source: &Path) -> Result<(), IoError> {
         std::fs::hard_link(source, path)
-            .or_else(|_| std::fs::copy(source, path).map(|_| ()))
+            .or_else(|e| {
+                if e.kind() == std::io::ErrorKind::AlreadyExists {
+                    return Err(e);
+                }
+                create_new(path, &std::fs::read(source)?)
+            })
             .map_err(io_err(source, "link"))
     }
 
@@ -487,6 +582,7 @@ impl NewGeneration {
     /// failure after it costs the next build a full rebuild, never a wrong site.
     pub fn publish(mut self, dirs: &OutputDirs, manifest: &Manifest) -> Result<(), IoError> {
         dirs.write_manifest(manifest)?;
+        crate::spare::record_manifest(dirs, &self.name);
         std::fs::rename(&self.tmp_dir, &self.dir)
             .map_err(io_err(&self.dir, "rename generation"))?;
         self.published = true;
@@ -555,7 +651,8 @@ pub fn prune_except(dirs: &OutputDirs, keep: &[String]) {
         keep.extend(tree.names());
     }
     let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
-    dirs.prune(&keep);
+    // A daemon's next generation is an overlay or a compaction, which never start from a spare.
+    dirs.prune(&keep, false);
 }
 
 impl Drop for NewGeneration {
