@@ -1,7 +1,8 @@
 // One order: number, date, status, its lines and totals — the order confirmation and each entry of
 // the account's order history.
 import type { ReactElement } from 'react';
-import { formatMoney, optionLabel } from '../lib/cart';
+import { formatMoney } from '../lib/money';
+import { optionLabel } from '../lib/line-options';
 import { placedOn, type Order } from '../lib/orders';
 
 export function OrderSummary({ order, heading }: { order: Order; heading: 'h2' | 'h3' }): ReactElement {

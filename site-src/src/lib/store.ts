@@ -4,7 +4,8 @@
 // copy of their own. zustand's React binding serves `getInitialState()` as the server snapshot, so
 // during hydration every island sees the neutral initial state (the same state the static HTML was
 // rendered from) and re-renders with the live state right after: no hydration mismatch.
-// The API calls that fill it live in cart.ts, account.ts and wishlist.ts; this file only holds state.
+// The state that fills it lives in features/bag/cart.ts, features/account/account.ts and
+// features/wishlist/wishlist.ts (their API calls one a file beside them); this file only holds state.
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 
@@ -125,7 +126,7 @@ export type Panel = 'bag' | 'wishlist' | 'search' | 'locale' | 'login' | 'added'
 export interface StoreState {
   /**
    * `reduced`: lines the bag lowered to the stock left (line id → the quantity it held), shown on
-   * the line until the shopper changes or removes it. Set by lib/cart.ts only (absent: none), so
+   * the line until the shopper changes or removes it. Set by features/bag/cart.ts only (absent: none), so
    * the pages that never show a bag do not carry it.
    */
   cart: { data: Cart | null; count: number; loading: boolean; reduced?: Record<string, number> };

@@ -3,7 +3,7 @@
 import { vi } from 'vitest';
 import type { AddressFields } from '../lib/address';
 import { marketOf } from '../lib/api';
-import { cartHintKey } from '../lib/cart';
+import { cartHintKey } from '../features/bag/cart';
 import type { Checkout, CheckoutLine, Country } from '../features/checkout/checkout-api/checkout-view';
 
 export const ID = 'c'.repeat(32);

@@ -1,20 +1,22 @@
-// Sign-in state: sign in, register, sign out, and the profile. The API sets the session
-// and `user-authenticated` cookies; the store follows, and the cart and wishlist reload on every change.
-import { api, ApiError } from '../../lib/api';
+// Sign-in state: sign in, register, sign out, and the profile (one API call a file, in account-api/).
+// The API sets the session and `user-authenticated` cookies; the store follows, and the cart and
+// wishlist reload on every change.
+import { ApiError } from '../../lib/api';
 import { track } from '../../lib/analytics';
-import { keepCart, loadCart } from '../../lib/cart';
+import { keepCart, loadCart } from '../bag/cart';
 import { store, type Cart, type Customer } from '../../lib/store';
 import { GUEST_WISHLIST_KEY, loadWishlist, readGuestWishlist } from '../wishlist/wishlist';
+import { getCustomer } from './account-api/get-customer';
+import { postLogin, type GuestWishlist, type SignedIn } from './account-api/post-login';
+import { postLogout } from './account-api/post-logout';
+import { postRegister } from './account-api/post-register';
+import { postRegisterConfirm } from './account-api/post-register-confirm';
+import { putCustomer } from './account-api/put-customer';
 
 /** The titles a registration offers (one must be selected). */
 export const TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Mx', 'Dr'] as const;
 
-interface SignedIn {
-  customer: Customer;
-  cart: Cart | null;
-}
-
-function guestItems(): { product_id: number; variant_id: number; options_chosen: boolean }[] {
+function guestItems(): GuestWishlist {
   return readGuestWishlist().map((i) => ({ product_id: i.product_id, variant_id: i.variant_id, options_chosen: i.options_chosen !== false }));
 }
 
@@ -46,7 +48,7 @@ async function signInFailed(message: string): Promise<never> {
 export async function signIn(email: string, password: string): Promise<Customer> {
   let answer: SignedIn | null;
   try {
-    answer = await api<SignedIn | null>('POST', '/auth/login', { email: email.trim(), password, guest_wishlist: guestItems() });
+    answer = await postLogin(email.trim(), password, guestItems());
   } catch (error) {
     // A refusal (wrong password, too many tries) keeps the API's own words; a failing service does not.
     if (error instanceof ApiError && error.status >= 400 && error.status < 500) throw error;
@@ -60,7 +62,7 @@ export async function signIn(email: string, password: string): Promise<Customer>
 
 /** Saves the profile; an answer without the customer is a failure, whatever its status. */
 export async function updateCustomer(body: Record<string, unknown>): Promise<Customer> {
-  const updated = await api<Customer | null>('PUT', '/customer', body);
+  const updated = await putCustomer(body);
   if (typeof updated?.email !== 'string') throw new Error(UPDATE_FAILED);
   store.getState().setCustomer(updated);
   return updated;
@@ -71,19 +73,19 @@ export async function updateCustomer(body: Record<string, unknown>): Promise<Cus
  * emails a link: the account exists once that link is opened (`confirmRegistration`).
  */
 export async function register(payload: Record<string, unknown>): Promise<void> {
-  await api<{ status: string }>('POST', '/auth/register', { ...payload, guest_wishlist: guestItems() });
+  await postRegister(payload, guestItems());
 }
 
 /** Opens the emailed link: the account is created and signed in, keeping this browser's bag. */
 export async function confirmRegistration(token: string): Promise<Customer> {
-  const answer = await api<SignedIn>('POST', '/auth/register/confirm', { token, guest_wishlist: guestItems() });
+  const answer = await postRegisterConfirm(token, guestItems());
   track('sign_up', { method: 'email' });
   return signedIn(answer.customer, answer.cart);
 }
 
 export async function signOut(): Promise<void> {
   try {
-    await api('POST', '/auth/logout', {});
+    await postLogout();
   } finally {
     store.getState().setCustomer(null);
     await loadCart().catch(() => undefined);
@@ -94,7 +96,7 @@ export async function signOut(): Promise<void> {
 /** The signed-in customer, or null (401) — also corrects a stale `user-authenticated` hint. */
 export async function loadCustomer(): Promise<Customer | null> {
   try {
-    const me = await api<Customer>('GET', '/customer');
+    const me = await getCustomer();
     store.getState().setCustomer(me);
     return me;
   } catch (error) {

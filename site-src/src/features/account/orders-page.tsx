@@ -3,7 +3,7 @@
 // its own address and Back returns to the list).
 import { useEffect, useState, type ReactElement } from 'react';
 import { OrderSummary } from '../../components/OrderSummary';
-import { formatMoney } from '../../lib/cart';
+import { formatMoney } from '../../lib/money';
 import { loadOrderHistory, placedOn, type Order } from '../../lib/orders';
 
 /** The orders, or null while loading; an unreadable history shows as empty, with the reason logged. */

@@ -2,7 +2,7 @@
 // on an outside click, the close button, Escape or a route change (the shell closes panels then).
 import type { ReactElement } from 'react';
 import { marketOf, prefixOf } from '../../lib/api';
-import { checkoutEntry } from '../../lib/cart';
+import { checkoutEntry } from './cart';
 import { store, useShopStore } from '../../lib/store';
 import { Modal } from '../../components/Modal';
 

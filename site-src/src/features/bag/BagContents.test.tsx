@@ -2,7 +2,7 @@
 // changes sent once after a 500 ms pause (fetch stubbed at the network boundary).
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setReduced } from '../../lib/cart';
+import { setReduced } from './cart';
 import { store, type Cart, type LineItem } from '../../lib/store';
 import { resetBrowserState } from '../../testing/setup-dom';
 import { BagContents, lineAttributes } from './BagContents';

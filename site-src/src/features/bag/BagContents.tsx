@@ -2,7 +2,9 @@
 // Everything shown comes from the API's cart: prices, totals and live stock per line.
 import { lazy, Suspense, useEffect, useRef, useState, type ReactElement } from 'react';
 import { marketOf, prefixOf } from '../../lib/api';
-import { checkoutBlocked, checkoutEntry, formatMoney, heldQuantity, lineAttributes, quantityLimit, removeItem, setQuantity } from '../../lib/cart';
+import { formatMoney } from '../../lib/money';
+import { lineAttributes } from '../../lib/line-options';
+import { checkoutBlocked, checkoutEntry, heldQuantity, quantityLimit, removeItem, setQuantity } from './cart';
 import { bagLineState, lineStockText, REMOVE_SOLD_OUT, STOCK_EXCEEDED } from '../../lib/stock-copy';
 import { cartLines, store, useShopStore, type LineItem } from '../../lib/store';
 import { LineImage } from '../../components/LineImage';

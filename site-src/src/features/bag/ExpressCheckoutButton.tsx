@@ -2,7 +2,7 @@
 // Lazily loaded by BagContents only when the API says express checkout is configured, and drawn
 // only when the browser's wallet can pay; the sheet and its sequence are in express-checkout.ts.
 import { useEffect, useState, type ReactElement } from 'react';
-import { keepCart } from '../../lib/cart';
+import { keepCart } from './cart';
 import { beginExpressCheckout, expressCheckoutShown } from './express-checkout';
 import { notify } from '../../lib/notifications';
 import type { Cart } from '../../lib/store';

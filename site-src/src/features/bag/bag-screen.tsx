@@ -2,7 +2,7 @@
 // reason the checkout sent the shopper back here (`?notice=`).
 import { useEffect, useState, type ReactElement } from 'react';
 import { BagContents } from './BagContents';
-import { refreshBag } from '../../lib/cart';
+import { refreshBag } from './cart';
 
 /**
  * Why the checkout sent the shopper here. `empty` has no notice of its own: the bag's empty state

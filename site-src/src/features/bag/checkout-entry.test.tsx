@@ -3,7 +3,7 @@
 // checkout sent the shopper back (`?notice=`).
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkoutEntry } from '../../lib/cart';
+import { checkoutEntry } from './cart';
 import { store, type Cart } from '../../lib/store';
 import { stubFetch, stubLocation } from '../../testing/checkout-fixtures';
 import { resetBrowserState } from '../../testing/setup-dom';

@@ -2,9 +2,9 @@
 // (the API evaluates the cart it stores, at its own prices) while `promotionsSyncing` disables the
 // bag icons and Checkout, then reload the cart (its lines carry live stock) and send view_cart.
 // Loaded with the bag sidebar only, so no page's first bundle carries it.
-import { api } from '../../lib/api';
-import { keepCart, loadCart, refreshBag } from '../../lib/cart';
-import { store, type Cart } from '../../lib/store';
+import { keepCart, loadCart, refreshBag } from './cart';
+import { syncPromotions } from './cart-api/sync-promotions';
+import { store } from '../../lib/store';
 
 /** Sync (when the API says promotions are on for this bag), then the usual bag refresh. */
 export async function openBag(): Promise<void> {
@@ -13,7 +13,7 @@ export async function openBag(): Promise<void> {
   if (cart?.promotions_enabled === true && cart.id !== null) {
     store.getState().setPromotionsSyncing(true);
     try {
-      keepCart(await api<Cart>('POST', '/cart/promotions', {}));
+      keepCart(await syncPromotions());
     } catch {
       // The engine being down must not cost the shopper their bag: it shows the undiscounted
       // total the API computes anyway, and the next opening tries again.

@@ -1,6 +1,6 @@
-// Accordion island: items of {title, Markdown body (rendered to HTML by the generator)} as
-// disclosure widgets. Each item toggles on its own; the island keeps which are open so the state
-// survives re-renders, and works as plain <details> before hydration.
+// The accordion block (hydrated by the Accordion island): items of {title, Markdown body (rendered
+// to HTML by the generator)} as disclosure widgets. Each item toggles on its own; the island keeps
+// which are open so the state survives re-renders, and works as plain <details> before hydration.
 // Server markup: templates/islands/accordion.html (every item closed).
 import { useState, type ReactElement, type SyntheticEvent } from 'react';
 import * as z from 'zod/mini';

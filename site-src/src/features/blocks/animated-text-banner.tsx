@@ -1,7 +1,8 @@
-// Animated text banner island: the text scrolls across in a loop at textSpeedDesktop seconds per
-// loop from 768 px and textSpeedMobile below (CSS animation); a pause button stops it (moving
-// content must be pausable) and so does prefers-reduced-motion. Optional link with ctaText, and
-// dividers above and below. Server markup: templates/islands/animated-text-banner.html.
+// The animated text banner (hydrated by the AnimatedTextBanner island): the text scrolls across in
+// a loop at textSpeedDesktop seconds per loop from 768 px and textSpeedMobile below (CSS
+// animation); a pause button stops it (moving content must be pausable) and so does
+// prefers-reduced-motion. Optional link with ctaText, and dividers above and below. Server markup:
+// templates/islands/animated-text-banner.html.
 import { useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { BlockIcon } from './icons';

@@ -1,7 +1,7 @@
-// Benefit bar island: the ticker of the benefit-bar slot. One item shows at a time; it advances
-// every 3.5 s, loops back to the first after a 750 ms reset, pauses while hovered and resumes on
-// leave or when the tab becomes visible. With one item or none it does not rotate.
-// Server markup: templates/islands/benefit-bar.html (the first item showing).
+// The benefit bar (hydrated by the BenefitBar island): the ticker of the benefit-bar slot. One item
+// shows at a time; it advances every 3.5 s, loops back to the first after a 750 ms reset, pauses
+// while hovered and resumes on leave or when the tab becomes visible. With one item or none it does
+// not rotate. Server markup: templates/islands/benefit-bar.html (the first item showing).
 import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { nullableString } from './schemas';

@@ -1,7 +1,8 @@
-// Carousel island: the scrollable card group. Cards scroll one at a time and loop (next after the
-// last card returns to the first, previous before the first goes to the last); the arrows are
-// hidden on large screens when there are fewer than 5 cards. Native horizontal scrolling with
-// snap points works before hydration. Server markup: templates/islands/carousel.html.
+// The carousel block (hydrated by the Carousel island): the scrollable card group. Cards scroll one
+// at a time and loop (next after the last card returns to the first, previous before the first goes
+// to the last); the arrows are hidden on large screens when there are fewer than 5 cards. Native
+// horizontal scrolling with snap points works before hydration. Server markup:
+// templates/islands/carousel.html.
 import { useRef, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { BlockIcon } from './icons';

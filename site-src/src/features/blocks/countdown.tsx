@@ -1,7 +1,8 @@
-// Countdown island: the countdown-timer slot (and block). Shown only between startDate and endDate,
-// ticking each second as dd : hh : mm : ss, zeros at the end, hidden outside the window.
-// Server markup: templates/islands/countdown.html — an empty hidden container, so the static page
-// never shows a stale count; the first client render is the same, the count appears after mount.
+// The countdown (hydrated by the Countdown island): the countdown-timer slot (and block). Shown
+// only between startDate and endDate, ticking each second as dd : hh : mm : ss, zeros at the end,
+// hidden outside the window. Server markup: templates/islands/countdown.html — an empty hidden
+// container, so the static page never shows a stale count; the first client render is the same, the
+// count appears after mount.
 import { useEffect, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { COUNTDOWN_TICK_MS } from './constants';

@@ -1,6 +1,7 @@
-// Footer columns island: the footer slot's link columns. On mobile each column toggles open and
-// closed, one at a time unless `multiple`; from 768 px CSS shows every column open.
-// Server markup: templates/islands/footer-columns.html (all open when `open`, else all closed).
+// The footer columns (hydrated by the FooterColumns island): the footer slot's link columns. On
+// mobile each column toggles open and closed, one at a time unless `multiple`; from 768 px CSS
+// shows every column open. Server markup: templates/islands/footer-columns.html (all open when
+// `open`, else all closed).
 import { useState, type ReactElement, type SyntheticEvent } from 'react';
 import * as z from 'zod/mini';
 

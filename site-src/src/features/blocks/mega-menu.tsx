@@ -1,8 +1,9 @@
-// Desktop mega menu island (≥ 768 px): top-level links whose columns hold link groups or a
-// jump-off card. A panel opens on hover over a top-level link that has columns and closes on any
-// click; a toggle button beside the link opens it from the keyboard, and Escape closes it.
-// Clicks push navigation_click with the breadcrumb of titles. Before hydration CSS opens panels
-// on :hover / :focus-within. Server markup: templates/islands/mega-menu.html (all panels closed).
+// The desktop mega menu (≥ 768 px; hydrated by the MegaMenu island): top-level links whose columns
+// hold link groups or a jump-off card. A panel opens on hover over a top-level link that has
+// columns and closes on any click; a toggle button beside the link opens it from the keyboard, and
+// Escape closes it. Clicks push navigation_click with the breadcrumb of titles. Before hydration
+// CSS opens panels on :hover / :focus-within. Server markup: templates/islands/mega-menu.html (all
+// panels closed).
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { navigationClick } from '../../lib/data-layer';

@@ -1,7 +1,7 @@
-// Promo click tracking island: one per block page. Pushes the promo call-to-action click event
-// (customId, button text, link) to window.dataLayer for every link carrying data-cta-id, wherever
-// it is on the page (static blocks or islands). Renders only an empty hidden marker.
-// Server markup: templates/islands/promo-clicks.html.
+// Promo click tracking (hydrated by the PromoClicks island): one per block page. Pushes the promo
+// call-to-action click event (customId, button text, link) to window.dataLayer for every link
+// carrying data-cta-id, wherever it is on the page (static blocks or islands). Renders only an
+// empty hidden marker. Server markup: templates/islands/promo-clicks.html.
 import { useEffect, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { promoClick } from '../../lib/data-layer';

@@ -1,7 +1,8 @@
-// Sticker island: a floating promo sticker (a block, or a content page's desktop / mobile sticker)
-// with an image or a template shape, up to three positioned text lines and a close button. It is
-// scaled down, never up, to fit the viewport width − 56 px and height − 200 px, and hidden once
-// closed. Server markup: templates/islands/sticker.html (scale 1; the fit is applied after mount).
+// The sticker (hydrated by the Sticker island): a floating promo sticker (a block, or a content
+// page's desktop / mobile sticker) with an image or a template shape, up to three positioned text
+// lines and a close button. It is scaled down, never up, to fit the viewport width − 56 px and
+// height − 200 px, and hidden once closed. Server markup: templates/islands/sticker.html (scale 1;
+// the fit is applied after mount).
 import { useEffect, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { STICKER_MARGIN_HEIGHT_PX, STICKER_MARGIN_WIDTH_PX } from './constants';

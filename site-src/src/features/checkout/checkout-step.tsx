@@ -4,7 +4,7 @@
 // order summary.
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { FormError } from '../../components/Field';
-import { cartHint } from '../../lib/cart';
+import { cartHint } from '../bag/cart';
 import type { Checkout, Step } from './checkout-api/checkout-view';
 import { startCheckout } from './checkout-api/start-checkout';
 import { CheckoutSummary } from './checkout-summary';

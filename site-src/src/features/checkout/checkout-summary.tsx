@@ -1,7 +1,8 @@
 // The order summary beside every step (below it on phones): lines with their options, quantity,
 // price and stock, then subtotal, discount, shipping and total — all as the API computed them.
 import type { ReactElement } from 'react';
-import { formatMoney, lineAttributes } from '../../lib/cart';
+import { formatMoney } from '../../lib/money';
+import { lineAttributes } from '../../lib/line-options';
 import type { Checkout } from './checkout-api/checkout-view';
 import { LineImage } from '../../components/LineImage';
 import { LineStock } from './stock-notices';

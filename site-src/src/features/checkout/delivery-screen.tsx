@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { AddressBlock } from '../../components/AddressBlock';
 import { Form, FormError } from '../../components/Field';
 import { emptyAddress, loadSavedAddresses, type AddressFields, type SavedAddress } from '../../lib/address';
-import { formatMoney } from '../../lib/cart';
+import { formatMoney } from '../../lib/money';
 import { AddressForm } from './address-form';
 import { addressErrors, countryOf, defaultCountry, trimmed } from './address-rules';
 import { putConsignment, type ConsignmentRequest } from './checkout-api/put-consignment';

@@ -4,7 +4,7 @@
 // the checkout again (the bag may have merged into another cart) and goes on.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cartHintKey } from '../../lib/cart';
+import { cartHintKey } from '../bag/cart';
 import { apiError, checkoutView, ID, replacedWith, stubFetch, stubLocation } from '../../testing/checkout-fixtures';
 import { resetBrowserState } from '../../testing/setup-dom';
 import IdentityScreen from './identity-screen';

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { AddressBlock } from '../../components/AddressBlock';
 import { Form, FormError } from '../../components/Field';
-import { formatMoney } from '../../lib/cart';
+import { formatMoney } from '../../lib/money';
 import { readDeclined, rememberDeclined } from './attempt';
 import { countryOf } from './address-rules';
 import { cardErrors, cardRequest, giftCardErrors, giftCardRequest, NO_CARD, NO_GIFT_CARD } from './card-details';

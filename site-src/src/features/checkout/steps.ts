@@ -1,6 +1,6 @@
 // Checkout step order and pages: each step is its own static page, so moving on is a page load.
 import { ApiError, messageOf } from '../../lib/api';
-import { keepCart } from '../../lib/cart';
+import { keepCart } from '../bag/cart';
 import { STEPS, type Checkout, type Step } from './checkout-api/checkout-view';
 import { isEmptyBag, isNoCart } from './checkout-api/start-checkout';
 

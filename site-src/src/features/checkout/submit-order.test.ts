@@ -2,7 +2,7 @@
 // payment_in_progress) and its Idempotency-Key: one per attempt, reused by a retry, new after a
 // decline; and the payment return (payment-details 201 / 402). fetch is stubbed at the network.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cartHintKey } from '../../lib/cart';
+import { cartHintKey } from '../bag/cart';
 import { apiError, checkoutLine, checkoutView, ID, stubFetch, stubLocation } from '../../testing/checkout-fixtures';
 import { resetBrowserState } from '../../testing/setup-dom';
 import { readDeclined, readPending, rememberPending } from './attempt';

@@ -2,7 +2,7 @@
 // and when the attempt (its Idempotency-Key) ends. Kept apart from the screens so each answer's
 // handling is one place, and testable without a page.
 import { ApiError } from '../../lib/api';
-import { keepCart } from '../../lib/cart';
+import { keepCart } from '../bag/cart';
 import { attemptKey, endAttempt, readPending, rememberDeclined, rememberPending } from './attempt';
 import type { Step } from './checkout-api/checkout-view';
 import { getCheckout } from './checkout-api/get-checkout';

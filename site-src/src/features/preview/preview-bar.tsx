@@ -1,7 +1,8 @@
-// PreviewBar island: the content-preview bar. Preview mode is on while the preview cookie (set by
-// GET /api/preview from ampl_domain / ampl_timestamp) is present; the bar says so, with the
-// scheduled date when one is set, and Exit Preview deletes the cookie and reloads. The server
-// cannot know the cookie, so the first render is the hidden bar (templates/islands/preview-bar.html).
+// The preview bar (hydrated by the PreviewBar island): the content-preview bar. Preview mode is on
+// while the preview cookie (set by GET /api/preview from ampl_domain / ampl_timestamp) is present;
+// the bar says so, with the scheduled date when one is set, and Exit Preview deletes the cookie and
+// reloads. The server cannot know the cookie, so the first render is the hidden bar
+// (templates/islands/preview-bar.html).
 import { useEffect, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { PREVIEW_COOKIE } from '../../lib/cookies';

@@ -1,4 +1,5 @@
-// ProductOptions island: size/length choice (sole size, URL in and out), swatches, gift-card designs.
+// Product options (the ProductOptions island's component): size/length choice (sole size, URL in
+// and out), swatches, gift-card designs.
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // The actions islands load on first use (add to bag, wishlist toggle, error notifications), in one
 // chunk: each separate dynamic import would add its own preload list to every page's eager code.
-import { addToCart, type OptionSelection } from '../../lib/cart';
+import { addToCart, type OptionSelection } from '../bag/cart';
 import { store, type AddedToBag } from '../../lib/store';
 
 export { addToCart };

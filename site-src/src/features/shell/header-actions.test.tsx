@@ -1,4 +1,5 @@
-// HeaderActions island: neutral first render, signed-in account link, bag count, panels not links.
+// Header actions (the HeaderActions island's component): neutral first render, signed-in account
+// link, bag count, panels not links.
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { store } from '../../lib/store';

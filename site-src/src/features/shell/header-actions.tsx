@@ -1,7 +1,8 @@
-// Header actions island: search, account and bag links. Server markup: templates/islands/header-actions.html.
-// Search opens the search overlay and the bag the bag sidebar; without JavaScript both stay links.
-// The static page cannot know the visitor, so it shows the signed-out account link and a hidden,
-// fixed-size bag badge; both fill in from the shared store after hydration.
+// The header actions (hydrated by the HeaderActions island): search, account and bag links. Server
+// markup: templates/islands/header-actions.html. Search opens the search overlay and the bag the
+// bag sidebar; without JavaScript both stay links. The static page cannot know the visitor, so it
+// shows the signed-out account link and a hidden, fixed-size bag badge; both fill in from the
+// shared store after hydration.
 import type { MouseEvent, ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { AccountIcon, BagIcon, SearchIcon } from '../../lib/icons';

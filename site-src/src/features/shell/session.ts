@@ -2,7 +2,7 @@
 // not the cookie hint, decides), what is in their bag and their wishlist; and the page behaviour
 // that can wait for it (sticky header, account links, the mobile menu giving way to panels).
 import { loadCustomer } from '../account/account';
-import { loadCart } from '../../lib/cart';
+import { loadCart } from '../bag/cart';
 import { flushQueue, keepQueue, readConsent } from './consent';
 import { isSignedInHint } from '../../lib/cookies';
 import { api } from '../../lib/api';

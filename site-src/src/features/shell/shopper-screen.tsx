@@ -1,8 +1,8 @@
-// Shopper screen island: the client-side screens of shell pages (bag, sign-in, registration and
-// its confirmation, password reset, my-account, the checkout steps, order confirmation, cookie
-// choices), each loaded only on its own page (the table is features/shell/screens.ts).
-// Server markup: templates/islands/shopper-screen.html (an empty, fixed-height body: the
-// screens are per visitor).
+// The shopper screen (hydrated by the ShopperScreen island): the client-side screens of shell pages
+// (bag, sign-in, registration and its confirmation, password reset, my-account, the checkout steps,
+// order confirmation, cookie choices), each loaded only on its own page (the table is
+// features/shell/screens.ts). Server markup: templates/islands/shopper-screen.html (an empty,
+// fixed-height body: the screens are per visitor).
 import { Suspense, useEffect, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { ScreenErrorBoundary } from '../../components/ScreenErrorBoundary';

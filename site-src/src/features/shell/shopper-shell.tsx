@@ -1,7 +1,8 @@
-// Shopper shell island, on every page: starts the visitor's session (customer, cart, wishlist),
-// shows notifications and the panel that is open (bag, wishlist, added-to-bag, search, locale,
-// login), each loaded only when first opened. Server markup: templates/islands/shopper-shell.html.
-// It also handles `?logout=true`; the session chunk wires the static buttons that open panels.
+// The shopper shell (hydrated by the ShopperShell island, on every page): starts the visitor's
+// session (customer, cart, wishlist), shows notifications and the panel that is open (bag,
+// wishlist, added-to-bag, search, locale, login), each loaded only when first opened. Server
+// markup: templates/islands/shopper-shell.html. It also handles `?logout=true`; the session chunk
+// wires the static buttons that open panels.
 import { lazy, Suspense, useEffect, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 import { store, useShopStore } from '../../lib/store';

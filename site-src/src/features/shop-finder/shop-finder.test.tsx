@@ -1,6 +1,7 @@
-// The shop finder island: a search reorders the list and the map's numbers nearest first with distances,
-// keeps the query in the URL (Back restores the previous search), and says so when the query is empty or
-// unknown; the visitor's location ranks the shops without going into the URL.
+// The shop finder (the ShopFinder island's component): a search reorders the list and the map's
+// numbers nearest first with distances, keeps the query in the URL (Back restores the previous
+// search), and says so when the query is empty or unknown; the visitor's location ranks the shops
+// without going into the URL.
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { noShopsProps, shopFinderProps } from '../../testing/shop-finder-fixtures';

@@ -1,8 +1,9 @@
-// Shop finder island (/shop-finder in every market): the search by town or postcode (or the
-// visitor's location), every shop in the list and on the drawn map, nearest first with its
-// distance once a place is known. The query lives in the URL (?q=), so a search can be shared and
-// Back returns to the previous one. Server markup: templates/islands/shop-finder.html, equal to the
-// first render here (no search yet: the list in the page's order).
+// The shop finder (hydrated by the ShopFinder island on /shop-finder in every market): the search
+// by town or postcode (or the visitor's location), every shop in the list and on the drawn map,
+// nearest first with its distance once a place is known. The query lives in the URL (?q=), so a
+// search can be shared and Back returns to the previous one. Server markup:
+// templates/islands/shop-finder.html, equal to the first render here (no search yet: the list in
+// the page's order).
 import { useEffect, useMemo, useState, type FormEvent, type ReactElement } from 'react';
 import * as z from 'zod/mini';
 // The page's own styles: linked in its head by the generator (bundles.rs), not in every page's stylesheet.

@@ -4,7 +4,9 @@
 // API (`/variants`), never from what the browser stored.
 import { useEffect, useState, type ReactElement } from 'react';
 import { api, marketOf, prefixOf } from '../../lib/api';
-import { addToCart, formatMoney, optionLabel } from '../../lib/cart';
+import { formatMoney } from '../../lib/money';
+import { optionLabel } from '../../lib/line-options';
+import { addToCart } from '../bag/cart';
 import { notify } from '../../lib/notifications';
 import { SOLD_OUT } from '../../lib/stock-copy';
 import { store, useShopStore, type CartOption, type WishlistEntry } from '../../lib/store';

@@ -1,15 +1,16 @@
 // The wishlist: a guest's lives in localStorage; a signed-in customer's is their first
-// wishlist on the API (created when missing). Both end up in the shared store's `wishlist`.
-import { api } from '../../lib/api';
+// wishlist on the API (created when missing; one call a file, in wishlist-api/). Both end up in the
+// shared store's `wishlist`.
 import { notify } from '../../lib/notifications';
 import { store, type WishlistEntry } from '../../lib/store';
+import { addWishlistItems } from './wishlist-api/add-wishlist-items';
+import { createWishlist } from './wishlist-api/create-wishlist';
+import { deleteWishlist } from './wishlist-api/delete-wishlist';
+import { deleteWishlistItem } from './wishlist-api/delete-wishlist-item';
+import { getWishlists } from './wishlist-api/get-wishlists';
+import type { ApiWishlist } from './wishlist-api/wishlist-view';
 
 export const GUEST_WISHLIST_KEY = 'guest-wishlist';
-
-interface ApiWishlist {
-  id: string;
-  items: { id: string; product_id: number; variant_id: number; name: string | null; options_chosen: boolean }[];
-}
 
 /** The guest wishlist from storage; an empty one is created when absent or unreadable. */
 export function readGuestWishlist(storage: Storage = window.localStorage): WishlistEntry[] {
@@ -53,10 +54,10 @@ function fromApi(list: ApiWishlist): WishlistEntry[] {
 }
 
 async function customerWishlist(): Promise<ApiWishlist> {
-  const lists = await api<{ data: ApiWishlist[] }>('GET', '/wishlists');
+  const lists = await getWishlists();
   const first = lists.data[0];
   if (first !== undefined) return first;
-  return api<ApiWishlist>('POST', '/wishlists', { name: 'My wishlist', is_public: false, items: [] });
+  return createWishlist();
 }
 
 /** Loads the wishlist for the current visitor (reloaded on every sign-in change). */
@@ -76,9 +77,7 @@ export async function addToWishlist(item: Omit<WishlistEntry, 'id'>): Promise<vo
     return;
   }
   const id = wishlist.id ?? (await customerWishlist()).id;
-  const list = await api<ApiWishlist>('POST', `/wishlists/${encodeURIComponent(id)}/items`, {
-    items: [{ product_id: item.product_id, variant_id: item.variant_id, options_chosen: item.options_chosen !== false }],
-  });
+  const list = await addWishlistItems(id, [{ product_id: item.product_id, variant_id: item.variant_id, options_chosen: item.options_chosen !== false }]);
   store.getState().setWishlist(list.id, fromApi(list));
 }
 
@@ -88,7 +87,7 @@ export async function removeFromWishlist(itemId: string): Promise<void> {
     saveGuest(readGuestWishlist().filter((i) => i.id !== itemId));
     return;
   }
-  const list = await api<ApiWishlist>('DELETE', `/wishlists/${encodeURIComponent(wishlist.id)}/items/${encodeURIComponent(itemId)}`);
+  const list = await deleteWishlistItem(wishlist.id, itemId);
   store.getState().setWishlist(list.id, fromApi(list));
 }
 
@@ -99,8 +98,8 @@ export async function clearWishlist(): Promise<void> {
     saveGuest([]);
     return;
   }
-  if (wishlist.id !== null) await api('DELETE', `/wishlists/${encodeURIComponent(wishlist.id)}`);
-  const fresh = await api<ApiWishlist>('POST', '/wishlists', { name: 'My wishlist', is_public: false, items: [] });
+  if (wishlist.id !== null) await deleteWishlist(wishlist.id);
+  const fresh = await createWishlist();
   store.getState().setWishlist(fresh.id, fromApi(fresh));
 }
 

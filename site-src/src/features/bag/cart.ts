@@ -1,19 +1,22 @@
-// Cart actions: every change goes to the API, whose answer (prices, totals and stock computed by the
-// server) replaces the store's cart. No island computes a price or total itself.
-import { api, ApiError, marketOf, type Market } from './api';
-import { isSignedInHint } from './cookies';
-import { notify } from './notifications';
-import { cartLines, store, type Cart, type LineItem } from './store';
+// The bag's state: every change goes to the API (one call a file, in cart-api/), whose answer
+// (prices, totals and stock computed by the server) replaces the store's cart. Nothing here computes
+// a price or total itself.
+import { ApiError, marketOf, type Market } from '../../lib/api';
+import { isSignedInHint } from '../../lib/cookies';
+import { notify } from '../../lib/notifications';
+import { cartLines, store, type Cart, type LineItem } from '../../lib/store';
+import { addCartItems, type NewLine } from './cart-api/add-cart-items';
+import { createCart } from './cart-api/create-cart';
+import { deleteCartItem } from './cart-api/delete-cart-item';
+import { getCart } from './cart-api/get-cart';
+import { putCartItem } from './cart-api/put-cart-item';
 
-export interface OptionSelection {
-  option_id: number;
-  option_value: number | string;
-}
+export type { OptionSelection } from './cart-api/add-cart-items';
 
 /** A cart event with its tracking rows; the rows' builder loads with the first event. */
 function trackCart(event: string, lines: LineItem[]): void {
   const cart = store.getState().cart.data;
-  void import('./cart-tracking').then((tracking) => tracking.trackCartEvent(event, lines, cart));
+  void import('../../lib/cart-tracking').then((tracking) => tracking.trackCartEvent(event, lines, cart));
 }
 
 async function withLoading<T>(run: () => Promise<T>): Promise<T> {
@@ -68,7 +71,7 @@ export async function loadCart(): Promise<Cart | null> {
     return null;
   }
   try {
-    const cart = await withLoading(() => api<Cart>('GET', '/cart'));
+    const cart = await withLoading(getCart);
     keep(cart);
     return cart;
   } catch (error) {
@@ -80,25 +83,19 @@ export async function loadCart(): Promise<Cart | null> {
   }
 }
 
-/** Adds one line; throws the API's error (e.g. 409 insufficient stock) for the caller to show. */
 export { keep as keepCart };
 
-export async function addToCart(line: {
-  product_id: number;
-  variant_id: number;
-  quantity: number;
-  option_selections?: OptionSelection[];
-}): Promise<Cart> {
-  const body = { line_items: [line] };
+/** Adds one line; throws the API's error (e.g. 409 insufficient stock) for the caller to show. */
+export async function addToCart(line: NewLine): Promise<Cart> {
   const cart = await withLoading(async () => {
-    if (window.localStorage.getItem(hintKey()) === null) await api<Cart>('POST', '/cart', {});
+    if (window.localStorage.getItem(hintKey()) === null) await createCart();
     try {
-      return await api<Cart>('POST', '/cart/items', body);
+      return await addCartItems([line]);
     } catch (error) {
       // No cart yet (first add, or the cookie expired): start one, then add.
       if (!(error instanceof ApiError && error.code === 'cart_not_found')) throw error;
-      await api<Cart>('POST', '/cart', {});
-      return api<Cart>('POST', '/cart/items', body);
+      await createCart();
+      return addCartItems([line]);
     }
   });
   keep(cart);
@@ -134,7 +131,7 @@ function forgetReduced(itemId: string): void {
  */
 export async function setQuantity(item: LineItem, quantity: number): Promise<'ok' | 'stock' | 'failed'> {
   try {
-    const cart = await withLoading(() => api<Cart>('PUT', `/cart/items/${encodeURIComponent(item.id)}`, { quantity }));
+    const cart = await withLoading(() => putCartItem(item.id, quantity));
     forgetReduced(item.id);
     keep(cart);
     return 'ok';
@@ -160,7 +157,7 @@ async function reduceToStock(cart: Cart | null): Promise<void> {
   if (over.length === 0) return;
   const reduced = { ...store.getState().cart.reduced };
   for (const line of over) {
-    const cut = await withLoading(() => api<Cart>('PUT', `/cart/items/${encodeURIComponent(line.id)}`, { quantity: line.available_to_sell }));
+    const cut = await withLoading(() => putCartItem(line.id, line.available_to_sell));
     reduced[line.id] = line.quantity;
     keep(cut);
   }
@@ -169,7 +166,7 @@ async function reduceToStock(cart: Cart | null): Promise<void> {
 
 export async function removeItem(item: LineItem): Promise<void> {
   try {
-    const cart = await withLoading(() => api<Cart>('DELETE', `/cart/items/${encodeURIComponent(item.id)}`));
+    const cart = await withLoading(() => deleteCartItem(item.id));
     forgetReduced(item.id);
     keep(cart);
     trackCart('remove_from_cart', [item]);
@@ -199,35 +196,4 @@ export function checkoutBlocked(cart: Cart | null, loading: boolean, syncing = f
  */
 export function checkoutEntry(prefix: string, signedIn: boolean = store.getState().customer.signedIn): string {
   return signedIn || isSignedInHint() ? `${prefix}/checkout/delivery` : `${prefix}/checkout-identity`;
-}
-
-/** The option value of a line (Color/Design, Size, Length), or null. */
-export function optionValue(line: Pick<LineItem, 'options'>, name: string): string | null {
-  return line.options.find((o) => o.name === name)?.value ?? null;
-}
-
-/** An option's name as every screen shows it: "Colour" (the data's "Color" is only its name there). */
-export function optionLabel(name: string): string {
-  return name === 'Color' ? 'Colour' : name;
-}
-
-/**
- * Attributes in the spec's order: Color (Design for gift cards), Size (not gift cards), Length —
- * for the bag's lines and the checkout's, which share the option shape.
- */
-export function lineAttributes(line: Pick<LineItem, 'options' | 'is_gift_card'>): { label: string; value: string }[] {
-  const out: { label: string; value: string }[] = [];
-  const colour = optionValue(line, line.is_gift_card ? 'Design' : 'Color') ?? optionValue(line, 'Color');
-  if (colour !== null) out.push({ label: line.is_gift_card ? 'Design' : optionLabel('Color'), value: colour });
-  const size = optionValue(line, 'Size');
-  if (size !== null && !line.is_gift_card) out.push({ label: 'Size', value: size });
-  const length = optionValue(line, 'Length');
-  if (length !== null) out.push({ label: 'Length', value: length });
-  return out;
-}
-
-/** A price in the cart's currency: the API answers decimal major units. */
-export function formatMoney(amount: number, currency: string): string {
-  const locale = currency === 'USD' ? 'en-US' : currency === 'EUR' ? 'en-IE' : 'en-GB';
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
 }
