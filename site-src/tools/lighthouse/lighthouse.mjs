@@ -1,9 +1,10 @@
-// `npm run lighthouse`: Lighthouse's mobile audit (default emulation and throttling) of the home
+// `npm run lighthouse`: Lighthouse 13's mobile audit (default emulation and throttling) of the home
 // page, a category listing and a product page in each market, in Debian's chromium, against the
 // sample store served by `storefront serve` (production rules, headers and compression). Prints the
 // four category scores and LCP / TBT / CLS per page, and the median of each over the runs.
 // SITE_URL=http://127.0.0.1:8080 audits a store that is already running instead of starting one.
 // RUNS=n audits each page n times (default 1) and reports the median run.
+// PATHS=/browse/womens,/us audits only those paths (default: the nine pages above).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const CHROMIUM = '/usr/bin/chromium';
 const PAGES = ['/', '/browse/womens', '/p/101/satin-slip-midi-dress/Emerald_Green'];
 const MARKETS = ['', '/us', '/eu'];
@@ -76,19 +77,19 @@ const site = process.env.SITE_URL ? { url: process.env.SITE_URL.replace(/\/+$/, 
 const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage'] });
 const rows = [];
 try {
-  for (const market of MARKETS) {
-    for (const page of PAGES) {
-      const path = page === '/' ? market || '/' : `${market}${page}`;
-      const runs = [];
-      for (let i = 0; i < RUNS; i += 1) runs.push(await audit(chrome, `${site.url}${path}`));
-      // The median run by performance score, so its metrics belong together.
-      const run = [...runs].sort((a, b) => a.scores[0] - b.scores[0])[Math.floor(runs.length / 2)];
-      rows.push({ path, ...run });
-      console.log(
-        `${path.padEnd(48)} ${run.scores.map(String).map((s) => s.padStart(3)).join(' ')}   LCP ${Math.round(run.lcp)} ms  TBT ${Math.round(run.tbt)} ms  CLS ${run.cls.toFixed(3)}` +
-          (run.failing.length > 0 ? `   below 90: ${run.failing.join(', ')}` : ''),
-      );
-    }
+  const paths = process.env.PATHS
+    ? process.env.PATHS.split(',')
+    : MARKETS.flatMap((market) => PAGES.map((page) => (page === '/' ? market || '/' : `${market}${page}`)));
+  for (const path of paths) {
+    const runs = [];
+    for (let i = 0; i < RUNS; i += 1) runs.push(await audit(chrome, `${site.url}${path}`));
+    // The median run by performance score, so its metrics belong together.
+    const run = [...runs].sort((a, b) => a.scores[0] - b.scores[0])[Math.floor(runs.length / 2)];
+    rows.push({ path, ...run });
+    console.log(
+      `${path.padEnd(48)} ${run.scores.map(String).map((s) => s.padStart(3)).join(' ')}   LCP ${Math.round(run.lcp)} ms  TBT ${Math.round(run.tbt)} ms  CLS ${run.cls.toFixed(3)}` +
+        (run.failing.length > 0 ? `   below 90: ${run.failing.join(', ')}` : ''),
+    );
   }
 } finally {
   await chrome.kill();
