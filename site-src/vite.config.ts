@@ -11,7 +11,7 @@ import react from '@vitejs/plugin-react';
 /** The feature a source file belongs to (`src/features/<feature>/…`), or null. */
 const featureOf = (id: string): string | null => /\/src\/features\/([^/]+)\//.exec(id)?.[1] ?? null;
 
-/** A feature's API call file (`features/<feature>/<feature>-api/…`) imported from another feature. */
+/** A feature's API call file (`features/<feature>/<feature>-api/…`) that more than one feature imports. */
 function isSharedApiCall(id: string, importers: readonly string[]): boolean {
   if (!/\/src\/features\/[^/]+\/[^/]+-api\//.test(id)) return false;
   const features = new Set(importers.filter((importer) => !importer.includes('.test.')).map(featureOf));
