@@ -25,6 +25,20 @@ const boundary = (files, dirs, why) => ({
   },
 });
 
+/**
+ * The files that call `fetch` themselves, each for a request that is not an API call: the API
+ * client; the card tokeniser (card details go to the payment provider's URL, never to /api, and
+ * without the shop's cookies); the colour change (a colourway's static product page, as HTML); and
+ * a content page's blocks (a static page's HTML).
+ */
+const FETCH_CALLERS = [
+  'src/lib/api.ts',
+  'src/features/checkout/tokenize.ts',
+  'src/features/product/product-options-live.ts',
+  'src/lib/content-page.ts',
+];
+const VIA_API = 'An API call goes through lib/api.ts, in its own file under the feature\'s `*-api/` folder.';
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**'] },
   js.configs.recommended,
@@ -48,4 +62,27 @@ export default tseslint.config(
     'components/ holds shared UI only: it builds on lib/ and never imports a feature or an island.',
   ),
   boundary(['src/features/**'], ['islands'], 'A feature is hydrated by an island; it never imports one.'),
+  // One file per API call: only a feature's `*-api/` files call the client, and nothing else fetches
+  // (a rule of its own name, so the layer boundaries above keep theirs). Tests stub fetch.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'src/testing/**', 'src/features/*/*-api/**', 'src/lib/api.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/lib/api', './api'], importNames: ['api'], message: VIA_API }] },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'src/testing/**', ...FETCH_CALLERS],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'fetch', message: VIA_API }],
+      'no-restricted-properties': [
+        'error',
+        ...['window', 'globalThis', 'self'].map((object) => ({ object, property: 'fetch', message: VIA_API })),
+      ],
+    },
+  },
 );

@@ -8,6 +8,16 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
+/** The feature a source file belongs to (`src/features/<feature>/…`), or null. */
+const featureOf = (id: string): string | null => /\/src\/features\/([^/]+)\//.exec(id)?.[1] ?? null;
+
+/** A feature's API call file (`features/<feature>/<feature>-api/…`) that more than one feature imports. */
+function isSharedApiCall(id: string, importers: readonly string[]): boolean {
+  if (!/\/src\/features\/[^/]+\/[^/]+-api\//.test(id)) return false;
+  const features = new Set(importers.filter((importer) => !importer.includes('.test.')).map(featureOf));
+  return features.size > 1;
+}
+
 export default defineConfig({
   base: '/',
   plugins: [react()],
@@ -28,8 +38,11 @@ export default defineConfig({
       output: {
         // The API client and the form rules travel together: every island that calls the API also
         // validates input, and as two chunks each would cost its own request and gzip overhead.
-        manualChunks(id: string) {
-          return /\/src\/lib\/(api|validation|availability)\.ts$/.test(id) ? 'api' : undefined;
+        // An API call that two features make (a feature's `*-api/` file) travels with them too: on
+        // its own it would be a chunk of a few bytes, a request and its gzip overhead.
+        manualChunks(id: string, { getModuleInfo }) {
+          if (/\/src\/lib\/(api|validation|availability)\.ts$/.test(id)) return 'api';
+          return isSharedApiCall(id, getModuleInfo(id)?.importers ?? []) ? 'api' : undefined;
         },
       },
     },

@@ -1,6 +1,5 @@
 // The address-book shape (docs/api.md /customer/addresses), shared by my-account, the checkout's
 // delivery and billing addresses and the order confirmation: one shape, so no screen maps fields.
-import { api } from './api';
 
 export interface AddressFields {
   first_name: string;
@@ -68,11 +67,6 @@ export function addressLabels(countryCode: string): AddressLabels {
 
 export function emptyAddress(countryCode = ''): AddressFields {
   return { first_name: '', last_name: '', street_name: '', house_number: '', city: '', state_or_province: '', postal_code: '', country_code: countryCode, phone: '' };
-}
-
-/** The signed-in customer's address book. */
-export async function loadSavedAddresses(): Promise<SavedAddress[]> {
-  return (await api<{ data: SavedAddress[] }>('GET', '/customer/addresses')).data;
 }
 
 /** The address as display lines: name, street, town, postal code, country, phone. */

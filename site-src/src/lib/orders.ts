@@ -1,7 +1,6 @@
 // Orders as the API answers them (GET /orders/{checkoutId}/{orderId}, GET /customer/orders), and
 // reading the order-confirmation path. Amounts are decimal major units computed by the server.
 import type { AddressFields } from './address';
-import { api } from './api';
 import type { CartOption } from './store';
 
 export interface OrderLine {
@@ -61,14 +60,6 @@ export interface PurchaseRow {
 export function confirmationIds(pathname: string): { checkoutId: string; orderId: string } | null {
   const match = /\/order-confirmation\/([0-9a-f]{32})\/([0-9a-f]{32})\/?$/.exec(pathname);
   return match === null ? null : { checkoutId: match[1] ?? '', orderId: match[2] ?? '' };
-}
-
-export function loadConfirmation(checkoutId: string, orderId: string): Promise<Order> {
-  return api<Order>('GET', `/orders/${checkoutId}/${orderId}`);
-}
-
-export async function loadOrderHistory(): Promise<Order[]> {
-  return (await api<{ orders: Order[] }>('GET', '/customer/orders')).orders;
 }
 
 /** The day an order was placed, as the account and the confirmation show it: 5 March 2026. */

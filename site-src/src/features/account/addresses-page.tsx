@@ -4,10 +4,15 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { Form, FormError } from '../../components/Field';
 import { AddressBlock } from '../../components/AddressBlock';
-import { api, ApiError, marketOf, messageOf } from '../../lib/api';
-import { ADDRESS_COUNTRIES, countryName, emptyAddress, loadSavedAddresses, type AddressFields, type SavedAddress } from '../../lib/address';
+import { ApiError, marketOf, messageOf } from '../../lib/api';
+import { ADDRESS_COUNTRIES, countryName, emptyAddress, type AddressFields, type SavedAddress } from '../../lib/address';
 import { AddressForm } from '../checkout/address-form';
 import { addressErrors, defaultCountry } from '../checkout/address-rules';
+import { deleteAddress } from './account-api/delete-address';
+import { getAddresses } from './account-api/get-addresses';
+import { postAddress } from './account-api/post-address';
+import { postDefaultAddress } from './account-api/post-default-address';
+import { putAddress } from './account-api/put-address';
 
 /** A new address starts in the market's own country (the UK, the US, Ireland). */
 const newAddress = (): AddressFields => emptyAddress(defaultCountry(ADDRESS_COUNTRIES, marketOf()));
@@ -29,7 +34,7 @@ export function AddressesPage(): ReactElement {
   const [status, setStatus] = useState<string | null>(null);
 
   const reload = (): Promise<void> =>
-    loadSavedAddresses()
+    getAddresses()
       .then(setList)
       .catch((error: unknown) => setMessage(messageOf(error)));
   useEffect(() => void reload(), []);
@@ -58,8 +63,8 @@ export function AddressesPage(): ReactElement {
     setErrors(found);
     if (Object.keys(found).length > 0 || editing === null) return;
     try {
-      if (editing === '') await api('POST', '/customer/addresses', form);
-      else await api('PUT', `/customer/addresses/${encodeURIComponent(editing)}`, form);
+      if (editing === '') await postAddress(form);
+      else await putAddress(editing, form);
       setEditing(null);
       setMessage(null);
       setStatus(editing === '' ? 'The address has been added.' : 'The address has been updated.');
@@ -91,11 +96,11 @@ export function AddressesPage(): ReactElement {
                 <button type="button" className="link-button" onClick={() => edit(a)}>
                   Edit<span className="visually-hidden"> address {a.street_name}</span>
                 </button>
-                <button type="button" className="link-button" onClick={() => void act(() => api('DELETE', `/customer/addresses/${encodeURIComponent(a.id)}`), 'The address has been deleted.')}>
+                <button type="button" className="link-button" onClick={() => void act(() => deleteAddress(a.id), 'The address has been deleted.')}>
                   Delete<span className="visually-hidden"> address {a.street_name}</span>
                 </button>
                 {i > 0 && (
-                  <button type="button" className="link-button" onClick={() => void act(() => api('POST', `/customer/addresses/${encodeURIComponent(a.id)}/default`, {}), 'Your default address has been changed.')}>
+                  <button type="button" className="link-button" onClick={() => void act(() => postDefaultAddress(a.id), 'Your default address has been changed.')}>
                     Set as default<span className="visually-hidden"> address {a.street_name}</span>
                   </button>
                 )}

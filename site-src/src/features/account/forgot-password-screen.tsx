@@ -2,8 +2,8 @@
 // the account exists (no enumeration), so the confirmation is too.
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../../components/Field';
-import { api } from '../../lib/api';
 import { emailError } from '../../lib/validation';
+import { postPasswordReset } from './account-api/post-password-reset';
 
 export default function ForgotPasswordScreen({ prefix }: { prefix: string }): ReactElement {
   const [email, setEmail] = useState('');
@@ -26,7 +26,7 @@ export default function ForgotPasswordScreen({ prefix }: { prefix: string }): Re
         setError(problem);
         if (problem !== null) return;
         setBusy(true);
-        api('POST', '/auth/password-reset', { email: email.trim() })
+        postPasswordReset(email.trim())
           .then(() => setSent(true))
           .catch((failure: unknown) => setMessage(failure instanceof Error ? failure.message : String(failure)))
           .finally(() => setBusy(false));

@@ -4,13 +4,14 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { OrderSummary } from '../../components/OrderSummary';
 import { formatMoney } from '../../lib/money';
-import { loadOrderHistory, placedOn, type Order } from '../../lib/orders';
+import { placedOn, type Order } from '../../lib/orders';
+import { getOrders } from './account-api/get-orders';
 
 /** The orders, or null while loading; an unreadable history shows as empty, with the reason logged. */
 export function useOrders(): Order[] | null {
   const [orders, setOrders] = useState<Order[] | null>(null);
   useEffect(() => {
-    loadOrderHistory()
+    getOrders()
       .then(setOrders)
       .catch((error: unknown) => {
         console.warn('[account] order history', error);

@@ -2,7 +2,8 @@
 // the default address, each leading to its own page.
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { AddressBlock } from '../../components/AddressBlock';
-import { countryName, loadSavedAddresses, type SavedAddress } from '../../lib/address';
+import { countryName, type SavedAddress } from '../../lib/address';
+import { getAddresses } from './account-api/get-addresses';
 import type { Customer } from '../../lib/store';
 import { OrderRow, useOrders } from './orders-page';
 
@@ -23,7 +24,7 @@ export function OverviewPage({ customer, prefix }: { customer: Customer; prefix:
   const orders = useOrders();
   const [address, setAddress] = useState<SavedAddress | null | undefined>(undefined);
   useEffect(() => {
-    loadSavedAddresses()
+    getAddresses()
       .then((list) => setAddress(list[0] ?? null))
       .catch(() => setAddress(null));
   }, []);

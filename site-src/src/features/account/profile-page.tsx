@@ -3,8 +3,9 @@
 // marketing-consent endpoint (an email sign-up is confirmed by email, with its unsubscribe link).
 import { useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../../components/Field';
-import { api, ApiError, messageOf } from '../../lib/api';
+import { ApiError, messageOf } from '../../lib/api';
 import { TITLES, updateCustomer } from './account';
+import { postMarketingConsent } from './account-api/post-marketing-consent';
 import { nameError } from '../../lib/account-rules';
 import type { Customer } from '../../lib/store';
 
@@ -86,7 +87,7 @@ function MarketingPreferences({ customer, onSaved }: { customer: Customer; onSav
     try {
       // A consent newly given is recorded as such (and an email one confirmed by email)...
       for (const [field, category] of CHANNELS) {
-        if (chosen[field] === true && !given(field)) await api('POST', '/marketing-consent', { email: customer.email, category, action: 'accept' });
+        if (chosen[field] === true && !given(field)) await postMarketingConsent(customer.email, category);
       }
       // ...and the profile keeps both choices, withdrawals included.
       const updated = await updateCustomer({ form_fields: CHANNELS.map(([field]) => ({ name: field, value: String(chosen[field] === true) })) });

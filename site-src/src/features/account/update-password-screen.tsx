@@ -2,8 +2,10 @@
 // then the new password is set; an invalid link shows the spec's message and a way to ask again.
 import { useEffect, useState, type ReactElement } from 'react';
 import { Field, Form, FormError } from '../../components/Field';
-import { api, ApiError } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { passwordError } from '../../lib/account-rules';
+import { postPasswordResetConfirm } from './account-api/post-password-reset-confirm';
+import { postPasswordResetValidate } from './account-api/post-password-reset-validate';
 
 export const INVALID_LINK = 'The link you have clicked is not valid';
 
@@ -23,8 +25,8 @@ export default function UpdatePasswordScreen({ prefix }: { prefix: string }): Re
       setPhase('invalid');
       return;
     }
-    api<{ is_valid: boolean }>('POST', '/auth/password-reset/validate', { token })
-      .then((answer) => setPhase(answer.is_valid ? 'ready' : 'invalid'))
+    postPasswordResetValidate(token)
+      .then((valid) => setPhase(valid ? 'ready' : 'invalid'))
       .catch(() => setPhase('invalid'));
   }, [token]);
 
@@ -58,7 +60,7 @@ export default function UpdatePasswordScreen({ prefix }: { prefix: string }): Re
         setErrors(found);
         if (Object.keys(found).length > 0) return;
         setBusy(true);
-        api('POST', '/auth/password-reset/confirm', { token, password })
+        postPasswordResetConfirm(token, password)
           .then(() => setPhase('done'))
           .catch((failure: unknown) => {
             if (failure instanceof ApiError && failure.code === 'invalid_token') setPhase('invalid');

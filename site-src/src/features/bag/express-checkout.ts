@@ -4,7 +4,7 @@
 // session (through the payment provider), the shipping contact (the country and shipping-option
 // rules), the shipping method (the new total), the authorisation (the order and the payment).
 // Every amount shown comes from the API; the browser never sends one. Loaded with the bag only.
-import { api, ApiError } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import {
   APPLE_PAY_VERSION,
   walletAmount,
@@ -15,6 +15,12 @@ import {
   type ApplePayUpdate,
 } from '../../lib/apple-pay';
 import type { Cart } from '../../lib/store';
+import type { ExpressTotals } from './express-api/express-view';
+import { postAuthorize } from './express-api/post-authorize';
+import { postMerchantSession } from './express-api/post-merchant-session';
+import { postShippingContact } from './express-api/post-shipping-contact';
+import { postShippingMethod } from './express-api/post-shipping-method';
+import { startExpressCheckout } from './express-api/start-express-checkout';
 
 export { walletAmount };
 export type { ApplePayContact, ApplePayPaymentRequest, ApplePayUpdate };
@@ -45,33 +51,7 @@ export function paymentRequest(cart: Cart): ApplePayPaymentRequest {
   };
 }
 
-// ---- what the API answers ----
-
-export interface ShippingOption {
-  id: string;
-  label: string;
-  detail: string;
-  amount_minor: number;
-}
-
-export interface ExpressTotals {
-  checkout_id: string;
-  currency: string;
-  items_minor: number;
-  shipping_minor: number;
-  total_minor: number;
-  merchant_label: string;
-  country_code: string;
-  shipping_options: ShippingOption[];
-  shipping_option_id: string | null;
-}
-
-export interface ExpressOrder {
-  order_id: string;
-  order_number: string;
-  checkout_id: string;
-  confirmation_path: string;
-}
+// ---- the sheet's view of the API's answers ----
 
 /** The sheet's total and lines for the API's totals. */
 export function sheetUpdate(totals: ExpressTotals): ApplePayUpdate {
@@ -130,7 +110,8 @@ export function beginExpressCheckout(cart: Cart, deps: ExpressDeps): void {
   if (Session === null) return;
   const session = new Session(APPLE_PAY_VERSION, paymentRequest(cart));
   let totals: ExpressTotals | null = null;
-  const path = (step: string): string => `/checkout/express/${encodeURIComponent(totals?.checkout_id ?? '')}/${step}`;
+  // The express checkout the calls go to: '' until the start answered.
+  const checkoutId = (): string => totals?.checkout_id ?? '';
   const walletError = (code: string, field: string | undefined, text: string): unknown =>
     ErrorCtor === undefined ? { code, contactField: field, message: text } : new ErrorCtor(code, field, text);
   // A stock shortage sends the shopper to the bag, which shows what ran out.
@@ -140,8 +121,8 @@ export function beginExpressCheckout(cart: Cart, deps: ExpressDeps): void {
     void (async () => {
       try {
         // Start (the click): the API reloads the cart and checks stock before the sheet may go on.
-        totals = await api<ExpressTotals>('POST', '/checkout/express', {});
-        session.completeMerchantValidation(await api<unknown>('POST', path('merchant-session'), { validation_url: event.validationURL }));
+        totals = await startExpressCheckout();
+        session.completeMerchantValidation(await postMerchantSession(checkoutId(), event.validationURL));
       } catch (error) {
         session.abort();
         if (isStock(error)) toBag();
@@ -154,7 +135,7 @@ export function beginExpressCheckout(cart: Cart, deps: ExpressDeps): void {
     void (async () => {
       const contact = event.shippingContact;
       try {
-        totals = await api<ExpressTotals>('POST', path('shipping-contact'), {
+        totals = await postShippingContact(checkoutId(), {
           country_code: contact.countryCode ?? '',
           postal_code: contact.postalCode ?? null,
           locality: contact.locality ?? null,
@@ -177,7 +158,7 @@ export function beginExpressCheckout(cart: Cart, deps: ExpressDeps): void {
   session.onshippingmethodselected = (event) => {
     void (async () => {
       try {
-        totals = await api<ExpressTotals>('POST', path('shipping-method'), { shipping_option_id: event.shippingMethod.identifier });
+        totals = await postShippingMethod(checkoutId(), event.shippingMethod.identifier);
       } catch (error) {
         deps.report(message(error));
       }
@@ -190,7 +171,7 @@ export function beginExpressCheckout(cart: Cart, deps: ExpressDeps): void {
     void (async () => {
       const { payment } = event;
       try {
-        const order = await api<ExpressOrder>('POST', path('authorize'), {
+        const order = await postAuthorize(checkoutId(), {
           payment_token: payment.token,
           shipping_contact: contactBody(payment.shippingContact),
           billing_contact: contactBody(payment.billingContact),

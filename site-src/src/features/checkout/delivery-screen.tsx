@@ -3,7 +3,8 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { AddressBlock } from '../../components/AddressBlock';
 import { Form, FormError } from '../../components/Field';
-import { emptyAddress, loadSavedAddresses, type AddressFields, type SavedAddress } from '../../lib/address';
+import { emptyAddress, type AddressFields, type SavedAddress } from '../../lib/address';
+import { getAddresses } from '../account/account-api/get-addresses';
 import { formatMoney } from '../../lib/money';
 import { AddressForm } from './address-form';
 import { addressErrors, countryOf, defaultCountry, trimmed } from './address-rules';
@@ -40,7 +41,7 @@ function Delivery({ view, setView, prefix }: StepProps): ReactElement {
 
   useEffect(() => {
     if (!view.signed_in) return;
-    loadSavedAddresses()
+    getAddresses()
       .then((list) => {
         setSaved(list);
         // First time here: the first saved address is the likely choice.

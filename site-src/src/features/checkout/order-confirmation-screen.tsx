@@ -9,7 +9,8 @@ import { OrderSummary } from '../../components/OrderSummary';
 import { GuestAccountOffer } from './guest-account';
 import { trackPurchaseOnce } from './purchase-tracking';
 import { ApiError } from '../../lib/api';
-import { confirmationIds, loadConfirmation, type Order } from '../../lib/orders';
+import { confirmationIds, type Order } from '../../lib/orders';
+import { getOrder } from './checkout-api/get-order';
 
 export default function OrderConfirmationScreen({ prefix }: { prefix: string }): ReactElement {
   const [ids] = useState(() => confirmationIds(window.location.pathname));
@@ -21,7 +22,7 @@ export default function OrderConfirmationScreen({ prefix }: { prefix: string }):
       setFailed(404);
       return;
     }
-    loadConfirmation(ids.checkoutId, ids.orderId)
+    getOrder(ids.checkoutId, ids.orderId)
       .then((loaded) => {
         setOrder(loaded);
         trackPurchaseOnce(loaded);

@@ -2,10 +2,9 @@
 // Place order with the wallet's payment token. Google Pay: the browser's Payment Request sheet,
 // then Place order with its token. Each sheet opens in the click itself (wallets open only on a
 // user gesture) and closes with the order's result; the amount is the API's, never the page's.
-import { api } from '../../lib/api';
 import { APPLE_PAY_VERSION, walletAmount, walletOf, type ApplePayPaymentRequest } from '../../lib/apple-pay';
-import { checkoutPath } from './checkout-api/checkout-view';
 import type { PaymentMethod, PaymentMethods } from './checkout-api/get-payment-methods';
+import { postApplePaySession } from './checkout-api/post-apple-pay-session';
 import { messageOf } from './steps';
 import { NOT_COMPLETED, PAGE, submitOrder, type OrderDeps, type OrderOutcome } from './submit-order';
 import { googlePayRequest } from './wallets';
@@ -45,7 +44,7 @@ export function payWithApplePay(checkoutId: string, prefix: string, method: Paym
     const session = new Session(APPLE_PAY_VERSION, applePayRequest(method, offer));
     let refusal: string | null = null;
     session.onvalidatemerchant = (event) => {
-      api<unknown>('POST', `${checkoutPath(checkoutId)}/apple-pay-session`, { validation_url: event.validationURL }).then(
+      postApplePaySession(checkoutId, event.validationURL).then(
         (merchantSession) => session.completeMerchantValidation(merchantSession),
         (error: unknown) => {
           session.abort();

@@ -8,7 +8,7 @@ import { trapFocus } from '../../lib/focus-trap';
 import { Icon } from '../../lib/icons';
 import { cardSchema, ProductCard } from '../../lib/product-card';
 import { facetsSchema } from './facets';
-import type { ListingPage } from './get-listing';
+import type { ListingPage } from './listing-api/get-listing';
 import {
   clearFilters,
   EMPTY_STATE,
@@ -145,7 +145,7 @@ export default function Listing(props: ListingProps): ReactElement {
       const controller = new AbortController();
       inFlight.current = controller;
       setLoading(true);
-      import('./get-listing')
+      import('./listing-api/get-listing')
         .then((api) => api.fetchListing({ kind: props.kind, id: props.id, market: props.market }, next, controller.signal))
         .then((page) => {
           cache.current.set(key, page);

@@ -1,8 +1,8 @@
 // Notify-me: for a sold-out choice, an email to tell when it is back; needs the size (and
 // the fit, when the product has lengths) and a valid email.
 import { useState, type ReactElement } from 'react';
-import { api } from '../../lib/api';
 import { emailError, isEmail } from '../../lib/validation';
+import { postNotifyMe } from './product-api/post-notify-me';
 import { showError } from './show-error';
 
 export interface NotifyMeProps {
@@ -21,7 +21,7 @@ export default function NotifyMe({ productId, variantId, size, fit }: NotifyMePr
 
   const send = async (): Promise<void> => {
     try {
-      await api('POST', '/notify-me', {
+      await postNotifyMe({
         email: email.trim(),
         product_id: productId,
         variant_id: variantId,

@@ -6,11 +6,11 @@
 // (availability.ts), adds 1, then opens the added-to-bag popup.
 import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import * as z from 'zod/mini';
-import { api } from '../../lib/api';
 import { canAddToBag, variantStockState, type StockState } from '../../lib/availability';
 import { cartLines, store, useShopStore } from '../../lib/store';
 import { emailError } from '../../lib/validation';
 import { WishlistToggle } from '../wishlist/WishlistToggle';
+import { getProductStock } from './product-api/get-product-stock';
 import { showError } from './show-error';
 
 // Shown only for a sold-out choice: loaded then.
@@ -30,10 +30,6 @@ export const schema = z.object({
 
 export type ProductActionsProps = z.infer<typeof schema>;
 type Modifier = ProductActionsProps['modifiers'][number];
-
-interface StockAnswer {
-  variants: { variant_id: number; available_to_sell: number | null }[];
-}
 
 const isEmailField = (m: Modifier): boolean => m.display_name.toLowerCase().includes('email');
 
@@ -67,7 +63,7 @@ export default function ProductActions(pageProps: ProductActionsProps): ReactEle
   const [adding, setAdding] = useState(false);
 
   useEffect(() => {
-    api<StockAnswer>('GET', `/stock/products/${productId}`)
+    getProductStock(productId)
       .then((answer) => {
         const map: Record<number, number | null> = {};
         for (const v of answer.variants) map[v.variant_id] = v.available_to_sell;

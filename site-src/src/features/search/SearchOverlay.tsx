@@ -3,25 +3,13 @@
 // Product Matches (≤ 10 cards, no price). Enter goes to /search?query=…, never for an empty or
 // whitespace-only term; the no-results message only above 3 characters.
 import { useEffect, useState, type ReactElement } from 'react';
-import { api, marketOf, prefixOf } from '../../lib/api';
+import { marketOf, prefixOf } from '../../lib/api';
 import { store } from '../../lib/store';
 import { Modal } from '../../components/Modal';
+import { getSearch, type SearchAnswer } from './search-api/get-search';
 
 export const SEARCH_DEBOUNCE_MS = 200;
 export const NO_RESULTS = 'No products found matching your search criteria.';
-
-interface SearchProduct {
-  id: number;
-  name: string;
-  url: string;
-  image_url: string | null;
-  colour: string | null;
-}
-
-interface SearchAnswer {
-  products: SearchProduct[];
-  suggestions: string[];
-}
 
 const close = (): void => store.getState().closePanel('search');
 
@@ -43,7 +31,7 @@ export default function SearchOverlay(): ReactElement {
     }
     let current = true;
     const timer = setTimeout(() => {
-      api<SearchAnswer>('GET', `/search?query=${encodeURIComponent(query)}`)
+      getSearch(query)
         .then((found) => current && setAnswer({ products: found.products.slice(0, 10), suggestions: found.suggestions.slice(0, 5) }))
         .catch(() => current && setAnswer({ products: [], suggestions: [] }));
     }, SEARCH_DEBOUNCE_MS);

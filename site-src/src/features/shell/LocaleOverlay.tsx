@@ -3,11 +3,12 @@
 // saves the wsPreferredLocale cookie, sends country_selector and navigates fully to the chosen
 // site.
 import { useEffect, useState, type ReactElement } from 'react';
-import { api, marketOf, prefixOf } from '../../lib/api';
+import { marketOf, prefixOf } from '../../lib/api';
 import { track } from '../../lib/analytics';
 import { detectLocale, LOCALES, readLocaleCookie, saveChoice, type LocaleChoice } from './locale';
 import { store } from '../../lib/store';
 import { Modal } from '../../components/Modal';
+import { getGeo } from './shell-api/get-geo';
 
 const close = (): void => store.getState().closePanel('locale');
 
@@ -17,7 +18,7 @@ export default function LocaleOverlay(): ReactElement {
   const [currencyCode, setCurrencyCode] = useState('');
 
   useEffect(() => {
-    api<{ country: string | null }>('GET', '/geo')
+    getGeo()
       .catch(() => ({ country: null }))
       .then((geo) => {
         const found = detectLocale(readLocaleCookie(), geo.country, prefixOf(marketOf()));

@@ -2,7 +2,7 @@
 // accept; the API emails a confirmation with a one-click unsubscribe). Closing it records a
 // dismissal and subscribing a subscription, so it never offers itself again (features/shell/newsletter.ts).
 import { useState, type ReactElement } from 'react';
-import { api } from '../../lib/api';
+import { postMarketingConsent } from '../account/account-api/post-marketing-consent';
 import { settleNewsletter } from './newsletter';
 import { store } from '../../lib/store';
 import { emailError } from '../../lib/validation';
@@ -33,7 +33,7 @@ export default function NewsletterModal(): ReactElement {
             if (problem !== null) return;
             setBusy(true);
             setFailed(null);
-            api('POST', '/marketing-consent', { email: email.trim(), category: 'marketing_email', action: 'accept' })
+            postMarketingConsent(email.trim(), 'marketing_email')
               .then(() => {
                 settleNewsletter('subscribed');
                 setDone(true);

@@ -5,12 +5,12 @@ import { loadCustomer } from '../account/account';
 import { loadCart } from '../bag/cart';
 import { flushQueue, keepQueue, readConsent } from './consent';
 import { isSignedInHint } from '../../lib/cookies';
-import { api } from '../../lib/api';
 import { store, type Panel } from '../../lib/store';
 import { followNewsletter } from './newsletter';
 import { followPageViews } from '../../lib/page-view';
 import { followPrefetch } from './prefetch';
 import { followLoads } from './progress';
+import { getGeo } from './shell-api/get-geo';
 import { loadWishlist } from '../wishlist/wishlist';
 
 let started: Promise<void> | null = null;
@@ -102,7 +102,7 @@ async function promptLocale(prefix: string): Promise<void> {
   if (document.querySelector('.locale__button') === null || window.sessionStorage.getItem(LOCALE_PROMPTED) !== null) return;
   window.sessionStorage.setItem(LOCALE_PROMPTED, '1');
   const { detectLocale, isCurrentSite, readLocaleCookie } = await import('./locale');
-  const geo = await api<{ country: string | null }>('GET', '/geo').catch(() => ({ country: null }));
+  const geo = await getGeo().catch(() => ({ country: null }));
   if (!isCurrentSite(detectLocale(readLocaleCookie(), geo.country, prefix), prefix)) store.getState().openPanel('locale');
 }
 

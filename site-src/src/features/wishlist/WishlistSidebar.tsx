@@ -3,30 +3,20 @@
 // an item saved with only its colour asks for a size first). Names, prices and stock come from the
 // API (`/variants`), never from what the browser stored.
 import { useEffect, useState, type ReactElement } from 'react';
-import { api, marketOf, prefixOf } from '../../lib/api';
+import { marketOf, prefixOf } from '../../lib/api';
 import { formatMoney } from '../../lib/money';
 import { optionLabel } from '../../lib/line-options';
 import { addToCart } from '../bag/cart';
 import { notify } from '../../lib/notifications';
 import { SOLD_OUT } from '../../lib/stock-copy';
-import { store, useShopStore, type CartOption, type WishlistEntry } from '../../lib/store';
+import { store, useShopStore, type WishlistEntry } from '../../lib/store';
+import { getProductStock } from '../product/product-api/get-product-stock';
 import { choicesFor, chosenVariant, sameColour, shownOptions, type ChoosableVariant, type OptionChoice } from './wishlist-choice';
 import { SelectField } from '../../components/Field';
 import { clearWishlist, removeFromWishlist } from './wishlist';
 import { LineImage } from '../../components/LineImage';
 import { Modal } from '../../components/Modal';
-
-interface VariantSummary {
-  product_id: number;
-  variant_id: number;
-  name: string;
-  url: string;
-  image_url: string | null;
-  sale_price: number;
-  list_price: number;
-  options: CartOption[];
-  purchasable: boolean;
-}
+import { getVariants, type VariantSummary } from './wishlist-api/get-variants';
 
 const close = (): void => store.getState().closePanel('wishlist');
 
@@ -38,9 +28,9 @@ function addLine(summary: VariantSummary, variantId: number): void {
 
 /** The colour's variants (the product's, from its stock, then their options), for the size choice. */
 async function colourVariants(summary: VariantSummary): Promise<ChoosableVariant[]> {
-  const stock = await api<{ variants: { variant_id: number }[] }>('GET', `/stock/products/${summary.product_id}`);
+  const stock = await getProductStock(summary.product_id);
   const ids = stock.variants.map((v) => v.variant_id).join(',');
-  const all = await api<{ data: VariantSummary[] }>('GET', `/variants?variant_ids=${ids}`);
+  const all = await getVariants(ids);
   return sameColour(all.data, summary);
 }
 
@@ -145,7 +135,7 @@ export default function WishlistSidebar(): ReactElement {
       setSummaries({ currency: 'GBP', byVariant: new Map() });
       return;
     }
-    api<{ currency: string; data: VariantSummary[] }>('GET', `/variants?variant_ids=${ids}`)
+    getVariants(ids)
       .then((answer) => setSummaries({ currency: answer.currency, byVariant: new Map(answer.data.map((v) => [v.variant_id, v])) }))
       .catch((error: unknown) => notify(error instanceof Error ? error.message : String(error), { tone: 'error' }));
   }, [ids]);

@@ -1,6 +1,6 @@
 // POST /orders/{checkoutId}/{orderId}/account: a guest's account from the order confirmation (the
 // checkout's email, its billing address and orders); 409 account_exists when the email has one.
-// The confirmation itself (GET /orders/{checkoutId}/{orderId}) is lib/orders.ts loadConfirmation.
+// The confirmation itself (GET /orders/{checkoutId}/{orderId}) is get-order.ts.
 import { api } from '../../../lib/api';
 
 export interface OrderAccountRequest {

@@ -2,10 +2,10 @@
 // the current filters (docs/api.md "Search and listings"), through the one API client (lib/api.ts).
 // Loaded on the first fetch, not with the page: the static first page needs no request.
 import * as z from 'zod/mini';
-import { api, type Market } from '../../lib/api';
-import { cardSchema } from '../../lib/product-card';
-import { facetsSchema } from './facets';
-import { listingQueryString, type ListingUrlState } from './url-state';
+import { api, type Market } from '../../../lib/api';
+import { cardSchema } from '../../../lib/product-card';
+import { facetsSchema } from '../facets';
+import { listingQueryString, type ListingUrlState } from '../url-state';
 
 export const listingPageSchema = z.object({
   total: z.number(),
