@@ -3,7 +3,7 @@
 //! live-reloads the browser. A failed rebuild is shown in the terminal and the browser while the
 //! last good site keeps being served. Rebuilds go through the rebuild daemon: the source model stays
 //! in memory, a saved content file re-reads only the content, and only changed files are written
-//! and swapped in (see src/rebuild).
+//! and swapped in (see live-site/src/rebuild).
 
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;

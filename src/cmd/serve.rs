@@ -2,7 +2,7 @@
 //! redirects and headers, read from the file, not restated), the API on the same origin, the
 //! signed webhooks driving incremental rebuilds through the rebuild daemon (fresh items from the
 //! source APIs when they are configured, else from the export on disk), each rebuild deployed
-//! to Netlify when its credentials are set (src/deploy), graceful shutdown. On PostgreSQL only the
+//! to Netlify when its credentials are set (live-site/src/deploy), graceful shutdown. On PostgreSQL only the
 //! host holding the rebuild lead runs; a second one stands by until the leader is gone.
 
 use anyhow::Context;
