@@ -1,4 +1,4 @@
-//! The `storefront` command: a thin CLI over the generator and api crates.
+//! The `storefront` command: a thin CLI over the generator, api, live-site and bench crates.
 
 mod cmd;
 
@@ -30,7 +30,7 @@ enum Command {
     /// Write a synthetic catalog of any size, for benchmarks.
     Fixtures(cmd::fixtures::Args),
     /// Measure build performance on synthetic catalogs.
-    Bench(cmd::bench::Args),
+    Bench(bench::build::Args),
     /// Deploy the built site to Netlify (only the files it lacks are uploaded).
     Deploy(cmd::deploy::Args),
     /// Serve the site like production (netlify.toml's rules and headers), the API and the
@@ -41,15 +41,15 @@ enum Command {
     /// Fetch the catalog and the content from the source APIs into content-cache/export.
     Import(cmd::import::Args),
     /// Measure webhook-to-live time under the rebuild daemon on a synthetic catalog.
-    BenchWebhook(cmd::bench_webhook::Args),
+    BenchWebhook(bench::webhook::Args),
     /// Measure deploys to a loopback fake of Netlify's API: cold, again, one product by webhook.
-    BenchDeploy(cmd::bench_deploy::Args),
+    BenchDeploy(bench::deploy::Args),
     /// Measure save-to-browser-reload time of `storefront dev` on a synthetic catalog.
-    BenchDev(cmd::bench_dev::Args),
+    BenchDev(bench::dev::Args),
     /// Load-test the API (release build, SQLite, loopback) and report throughput and latency.
-    BenchApi(cmd::bench_api::Args),
+    BenchApi(bench::api::Args),
     /// Measure the search index build and the search and listing endpoints on a synthetic catalog.
-    BenchSearch(cmd::bench_search::Args),
+    BenchSearch(bench::search::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,16 +58,16 @@ fn main() -> ExitCode {
         Command::Build(args) => cmd::build::run(args),
         Command::Dev(args) => cmd::dev::run(args),
         Command::Fixtures(args) => cmd::fixtures::run(args),
-        Command::Bench(args) => cmd::bench::run(args),
+        Command::Bench(args) => bench::build::run(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Deploy(args) => cmd::deploy::run(args),
         Command::Api(args) => cmd::api::run(args),
-        Command::BenchApi(args) => cmd::bench_api::run(args),
+        Command::BenchApi(args) => bench::api::run(args),
         Command::Import(args) => cmd::import::run(args),
-        Command::BenchSearch(args) => cmd::bench_search::run(args),
-        Command::BenchWebhook(args) => cmd::bench_webhook::run(args),
-        Command::BenchDev(args) => cmd::bench_dev::run(args),
-        Command::BenchDeploy(args) => cmd::bench_deploy::run(args),
+        Command::BenchSearch(args) => bench::search::run(args),
+        Command::BenchWebhook(args) => bench::webhook::run(args),
+        Command::BenchDev(args) => bench::dev::run(args),
+        Command::BenchDeploy(args) => bench::deploy::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,8 +6,6 @@
 mod common;
 
 use common::*;
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -28,21 +26,16 @@ fn free_addr() -> String {
     listener.local_addr().unwrap().to_string()
 }
 
+/// The status and the whole answer (head and body) of `GET path`, or `None` while the server is
+/// not up yet.
 fn http_get(addr: &str, path: &str) -> Option<(u16, String)> {
-    let mut stream = TcpStream::connect(addr).ok()?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
+    let reply = loopback::Request::get(path)
+        .send_blocking(addr, Duration::from_secs(10))
         .ok()?;
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).ok()?;
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let status = text.split_whitespace().nth(1)?.parse().ok()?;
-    Some((status, text))
+    Some((
+        reply.status,
+        format!("{}\r\n\r\n{}", reply.head, reply.text()),
+    ))
 }
 
 /// Polls until `check` holds for the page, for at most 20 s (the watcher debounces, then rebuilds).
@@ -93,28 +86,22 @@ fn start_with_stdout(site: &Site, templates: &std::path::Path, stdout: Stdio) ->
 
 /// Opens the live-reload event stream and returns once a `reload` event arrives.
 fn reload_listener(addr: &str) -> std::thread::JoinHandle<bool> {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
         .unwrap();
-    write!(
-        stream,
-        "GET /_tower-livereload/event-stream HTTP/1.1\r\nHost: {addr}\r\n\r\n"
-    )
-    .unwrap();
+    let events = runtime
+        .block_on(loopback::Request::get("/_tower-livereload/event-stream").open(addr.to_string()))
+        .unwrap();
     std::thread::spawn(move || {
-        let mut seen = String::new();
-        let mut buf = [0u8; 1024];
-        while let Ok(n) = stream.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-            if seen.contains("event: reload") {
-                return true;
-            }
-        }
-        false
+        let mut events = events;
+        runtime.block_on(async {
+            let reload = events.wait_for_line("event: reload");
+            matches!(
+                tokio::time::timeout(Duration::from_secs(20), reload).await,
+                Ok(Ok(true))
+            )
+        })
     })
 }
 

@@ -1,5 +1,5 @@
 //! Deploys to Netlify by file digests, over real HTTP against the loopback fake of the deploy
-//! API (storefront::deploy::fake): a cold deploy lists every file's SHA-1 and uploads each once,
+//! API (live_site::deploy::fake): a cold deploy lists every file's SHA-1 and uploads each once,
 //! a change uploads only its files, a second deploy of the same tree uploads nothing, a failure
 //! mid-upload leaves the previous deploy live until the retry completes, a 429's Retry-After is
 //! waited for, rebuilds during an upload go in one following deploy, and `storefront serve`'s
@@ -12,18 +12,18 @@ use api::webhooks::{ChangeSink, Origin};
 use common::*;
 use export::source::LocalExport;
 use generator::output::sha1_hex;
+use live_site::deploy::api::NetlifyApi;
+use live_site::deploy::config::RetryPolicy;
+use live_site::deploy::fake::{FakeNetlify, Faults};
+use live_site::deploy::files::{DeployFiles, Generated, SiteFiles, generated_files};
+use live_site::deploy::run::deploy_once;
+use live_site::deploy::{DeployConfig, DeployHandle, DeployRecord, SiteChange, worker};
+use live_site::netlify::NetlifyConfig;
+use live_site::rebuild::{Daemon, Timing};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use storefront::deploy::api::NetlifyApi;
-use storefront::deploy::config::RetryPolicy;
-use storefront::deploy::fake::{FakeNetlify, Faults};
-use storefront::deploy::files::{DeployFiles, Generated, SiteFiles, generated_files};
-use storefront::deploy::run::deploy_once;
-use storefront::deploy::{DeployConfig, DeployHandle, DeployRecord, SiteChange, worker};
-use storefront::netlify::NetlifyConfig;
-use storefront::rebuild::{Daemon, Timing};
 
 const TOKEN: &str = "test-token";
 const SITE: &str = "site-1";
@@ -363,7 +363,7 @@ async fn the_daemon_deploys_a_webhook_rebuild_with_only_its_files() {
     };
     let netlify = NetlifyConfig::load(&repo().join("netlify.toml")).unwrap();
     let handle =
-        storefront::deploy::start_for_daemon(&daemon, &netlify, dirs, config(&fake)).unwrap();
+        live_site::deploy::start_for_daemon(&daemon, &netlify, dirs, config(&fake)).unwrap();
     let cold = wait_for_records(&handle, 1).await;
     let manifest: serde_json::Value = serde_json::from_slice(
         &std::fs::read(site.dir.path().join("cache/build-manifest.json")).unwrap(),

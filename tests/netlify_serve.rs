@@ -7,9 +7,9 @@
 mod common;
 
 use common::*;
+use live_site::netlify::{API_ORIGIN, NetlifyConfig};
+use live_site::site_server::{SiteFiles, production_router};
 use std::sync::Arc;
-use storefront::netlify::{API_ORIGIN, NetlifyConfig};
-use storefront::site_server::{SiteFiles, production_router};
 
 async fn get(addr: std::net::SocketAddr, target: &str) -> Reply {
     raw_get(addr, target, &[]).await
@@ -32,8 +32,7 @@ fn netlify_toml_holds_the_generated_route_rules_and_a_publish_dir() {
         "{command}"
     );
     // What a deploy sends Netlify holds every rule and header block, in order.
-    let redirects =
-        storefront::deploy::rules::redirects_file(&config, "https://o.example").unwrap();
+    let redirects = live_site::deploy::rules::redirects_file(&config, "https://o.example").unwrap();
     let lines: Vec<&str> = redirects.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(lines.len(), config.redirects.len());
     for (line, rule) in lines.iter().zip(&config.redirects) {
@@ -48,7 +47,7 @@ fn netlify_toml_holds_the_generated_route_rules_and_a_publish_dir() {
         );
         assert!(!line.contains(API_ORIGIN), "{line}");
     }
-    let headers = storefront::deploy::rules::headers_file(&config).unwrap();
+    let headers = live_site::deploy::rules::headers_file(&config).unwrap();
     for rule in &config.headers {
         assert!(headers.contains(&format!("\n{}\n", rule.path)));
         for (name, value) in &rule.values {

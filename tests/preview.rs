@@ -7,12 +7,11 @@ mod common;
 
 use common::*;
 use export::source::LocalExport;
+use live_site::netlify::NetlifyConfig;
+use live_site::rebuild::{Daemon, Timing};
+use live_site::site_server::{SiteFiles, production_router};
 use serde_json::json;
 use std::sync::Arc;
-use storefront::netlify::NetlifyConfig;
-use storefront::rebuild::{Daemon, Timing};
-use storefront::site_server::{SiteFiles, production_router};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const ABOUT_US: &str = "49ef9da8-baa5-450c-8a40-d8f571e0eb03";
 const STAGING: &str = "kuifkfmrgfsv1qjgkpfz8mhnk.staging.bigcontent.io";
@@ -33,25 +32,15 @@ impl Reply {
 }
 
 async fn get(addr: std::net::SocketAddr, target: &str, cookie: Option<&str>) -> Reply {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let cookie = cookie
-        .map(|c| format!("Cookie: {c}\r\n"))
-        .unwrap_or_default();
-    stream
-        .write_all(
-            format!("GET {target} HTTP/1.1\r\nHost: {addr}\r\n{cookie}Connection: close\r\n\r\n")
-                .as_bytes(),
-        )
-        .await
-        .unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut request = loopback::Request::get(target);
+    if let Some(cookie) = cookie {
+        request = request.header("Cookie", cookie);
+    }
+    let reply = request.send(addr).await.unwrap();
     Reply {
-        status: head.split_whitespace().nth(1).unwrap().parse().unwrap(),
-        head: head.to_string(),
-        body: body.to_string(),
+        status: reply.status,
+        head: reply.head.clone(),
+        body: reply.text(),
     }
 }
 

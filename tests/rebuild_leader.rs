@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 async fn webhook(addr: &str, at: u64) -> (u16, String) {
     let body = json!({"scope": "store/product/updated", "store_id": "1",
         "data": {"type": "product", "id": 101}, "created_at": at});
-    storefront::loopback::request(
+    loopback::request(
         addr,
         "POST",
         "/api/webhooks/catalog",

@@ -7,10 +7,10 @@
 mod common;
 
 use common::*;
+use live_site::netlify::NetlifyConfig;
+use live_site::site_server::{SiteFiles, production_router};
 use std::io::Read;
 use std::sync::Arc;
-use storefront::netlify::NetlifyConfig;
-use storefront::site_server::{SiteFiles, production_router};
 
 /// The body as the client reads it, whatever the encoding.
 trait Decoded {

@@ -19,7 +19,7 @@ const PRODUCT: u64 = 101;
 /// The sample's UK about-us page, and a virtual staging host.
 const ABOUT_US: &str = "49ef9da8-baa5-450c-8a40-d8f571e0eb03";
 const STAGING: &str = "kuifkfmrgfsv1qjgkpfz8mhnk.staging.bigcontent.io";
-/// The daemon's default stale-retry waits (storefront::rebuild::Timing::default()).
+/// The daemon's default stale-retry waits (live_site::rebuild::Timing::default()).
 const STALE_WAITS_MS: [u64; 4] = [100, 200, 400, 800];
 
 /// Kills the server when the test ends, however it ends.
@@ -39,7 +39,7 @@ async fn request(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Option<(u16, String)> {
-    storefront::loopback::request(addr, method, path, headers, body)
+    loopback::request(addr, method, path, headers, body)
         .await
         .ok()
 }

@@ -270,7 +270,7 @@ fn a_change_to_the_shops_rewrites_only_the_shop_finder_pages() {
 #[test]
 fn the_dev_daemon_rebuilds_the_shop_finder_when_the_shops_file_changes() {
     use export::source::LocalExport;
-    use storefront::rebuild::{Daemon, Timing};
+    use live_site::rebuild::{Daemon, Timing};
     let site = copied_sample();
     let daemon = Daemon::start(
         site.options(),

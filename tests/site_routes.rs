@@ -208,7 +208,7 @@ fn error_pages_robots_sitemaps_and_redirects_exist() {
             "client-side screens stay out of the sitemap"
         );
     }
-    let rules = storefront::netlify::NetlifyConfig::from_redirects_file(
+    let rules = live_site::netlify::NetlifyConfig::from_redirects_file(
         &std::fs::read_to_string(site.public().join("_redirects")).unwrap(),
     )
     .unwrap();

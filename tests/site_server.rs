@@ -5,8 +5,7 @@
 mod common;
 
 use common::*;
-use storefront::dev_errors::{self, LastError};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use live_site::dev_errors::{self, LastError};
 
 struct Reply {
     status: u16,
@@ -15,22 +14,11 @@ struct Reply {
 }
 
 async fn get(addr: std::net::SocketAddr, path: &str) -> Reply {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    stream
-        .write_all(
-            format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
-        )
-        .await
-        .unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let reply = loopback::Request::get(path).send(addr).await.unwrap();
     Reply {
-        status,
-        headers: head.to_ascii_lowercase(),
-        body: body.to_string(),
+        status: reply.status,
+        headers: reply.head.to_ascii_lowercase(),
+        body: reply.text(),
     }
 }
 
@@ -47,7 +35,7 @@ async fn serve(app: axum::Router) -> std::net::SocketAddr {
 #[tokio::test]
 async fn pages_rules_and_api_are_served_like_the_static_host() {
     let site = built_sample();
-    let addr = serve(storefront::site_server::router(
+    let addr = serve(live_site::site_server::router(
         site.public(),
         api::AppState::ephemeral(SAMPLE_EXPORT).await.unwrap(),
     ))
@@ -105,7 +93,7 @@ async fn pages_rules_and_api_are_served_like_the_static_host() {
 async fn a_failed_rebuild_is_shown_in_the_browser_over_the_last_good_site() {
     let site = built_sample();
     let last = LastError::default();
-    let app = storefront::site_server::router(
+    let app = live_site::site_server::router(
         site.public(),
         api::AppState::ephemeral(SAMPLE_EXPORT).await.unwrap(),
     )

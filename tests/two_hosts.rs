@@ -129,7 +129,7 @@ async fn two_hosts_behind_a_round_robin_proxy_behave_as_one() {
     .unwrap();
     let event = json!({"scope": "store/product/updated", "store_id": "1",
         "data": {"type": "product", "id": 101}, "created_at": 1});
-    let (code, body) = storefront::loopback::request(
+    let (code, body) = loopback::request(
         &addr_a,
         "POST",
         "/api/webhooks/catalog",

@@ -8,13 +8,13 @@ mod common;
 
 use common::*;
 use export::source::LocalExport;
+use live_site::rebuild::{Daemon, Timing};
+use live_site::site_server::{SiteFiles, router_over};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-use storefront::rebuild::{Daemon, Timing};
-use storefront::site_server::{SiteFiles, router_over};
 
 const CONTENT_SECRET: &str = "content-secret";
 const CATALOG_SECRET: &str = "catalog-secret";
@@ -29,7 +29,7 @@ async fn request(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> (u16, String) {
-    storefront::loopback::request(addr, method, path, headers, body)
+    loopback::request(addr, method, path, headers, body)
         .await
         .unwrap()
 }

@@ -166,7 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         // `--search-dir` without a shared disk or a restart.
         let _search_follower = state.spawn_search_follower(Duration::from_millis(500));
         let _mail = state.spawn_mail_sender()?;
-        let app = storefront::site_server::with_api(axum::Router::new(), state.clone());
+        let app = live_site::site_server::with_api(axum::Router::new(), state.clone());
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("binding {}", args.addr))?;

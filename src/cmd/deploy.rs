@@ -4,10 +4,10 @@
 use anyhow::{Context, anyhow};
 use clap::Args as ClapArgs;
 use generator::output::{OutputDirs, complete_sha1};
+use live_site::deploy::files::{DeployFiles, ManifestFiles, SiteFiles, generated_files};
+use live_site::deploy::{DeployConfig, api::NetlifyApi, run::deploy_with_retries};
+use live_site::netlify::NetlifyConfig;
 use std::path::PathBuf;
-use storefront::deploy::files::{DeployFiles, ManifestFiles, SiteFiles, generated_files};
-use storefront::deploy::{DeployConfig, api::NetlifyApi, run::deploy_with_retries};
-use storefront::netlify::NetlifyConfig;
 
 #[derive(ClapArgs)]
 pub struct Args {

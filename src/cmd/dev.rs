@@ -3,11 +3,14 @@
 //! live-reloads the browser. A failed rebuild is shown in the terminal and the browser while the
 //! last good site keeps being served. Rebuilds go through the rebuild daemon: the source model stays
 //! in memory, a saved content file re-reads only the content, and only changed files are written
-//! and swapped in (see src/rebuild).
+//! and swapped in (see live-site/src/rebuild).
 
 use anyhow::{Context, Result};
 use clap::Args as ClapArgs;
 use export::source::LocalExport;
+use live_site::dev_errors::{self, LastError};
+use live_site::rebuild::{Daemon, Timing};
+use live_site::site_server::{self, SiteFiles};
 use notify::RecursiveMode;
 use notify::event::{AccessKind, AccessMode, EventKind};
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
@@ -16,9 +19,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::mpsc;
 use std::time::Duration;
-use storefront::dev_errors::{self, LastError};
-use storefront::rebuild::{Daemon, Timing};
-use storefront::site_server::{self, SiteFiles};
 use tower_livereload::{LiveReloadLayer, Reloader};
 
 #[derive(ClapArgs)]
@@ -95,7 +95,7 @@ pub fn run(args: Args) -> Result<()> {
     let export_dir = opts.export_dir.clone();
     let on_rebuilt = {
         let (last, reloader) = (last.clone(), reloader.clone());
-        Box::new(move |status: &storefront::rebuild::RebuildStatus| {
+        Box::new(move |status: &live_site::rebuild::RebuildStatus| {
             if status.ok {
                 last.set(None);
                 if status.written > 0 || status.deleted > 0 {

@@ -2,7 +2,7 @@
 //! redirects and headers, read from the file, not restated), the API on the same origin, the
 //! signed webhooks driving incremental rebuilds through the rebuild daemon (fresh items from the
 //! source APIs when they are configured, else from the export on disk), each rebuild deployed
-//! to Netlify when its credentials are set (src/deploy), graceful shutdown. On PostgreSQL only the
+//! to Netlify when its credentials are set (live-site/src/deploy), graceful shutdown. On PostgreSQL only the
 //! host holding the rebuild lead runs; a second one stands by until the leader is gone.
 
 use anyhow::Context;
@@ -10,15 +10,15 @@ use api::leader::Leadership;
 use clap::Args as ClapArgs;
 use export::source::{FreshSource, LocalExport};
 use importer::{ImportConfig, ImportOptions};
+use live_site::deploy::DeployConfig;
+use live_site::netlify::NetlifyConfig;
+use live_site::rebuild::importer_source::ImporterSource;
+use live_site::rebuild::{Daemon, Timing};
+use live_site::site_server::{SiteFiles, production_router};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use storefront::deploy::DeployConfig;
-use storefront::netlify::NetlifyConfig;
-use storefront::rebuild::importer_source::ImporterSource;
-use storefront::rebuild::{Daemon, Timing};
-use storefront::site_server::{SiteFiles, production_router};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -135,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match deploy {
         Some(config) => {
             let site = config.site_id.clone();
-            storefront::deploy::start_for_daemon(&daemon, &netlify, dirs, config)
+            live_site::deploy::start_for_daemon(&daemon, &netlify, dirs, config)
                 .context("starting the deploys to Netlify")?;
             println!("deploying the site and each rebuild's changed files to Netlify site {site}");
         }

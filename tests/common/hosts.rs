@@ -103,7 +103,7 @@ pub fn free_addr() -> String {
 
 /// The status `addr` answers a GET of `path` with, or None when nothing listens.
 pub async fn status(addr: &str, path: &str) -> Option<u16> {
-    storefront::loopback::request(addr, "GET", path, &[], b"")
+    loopback::request(addr, "GET", path, &[], b"")
         .await
         .ok()
         .map(|(status, _)| status)
@@ -139,10 +139,10 @@ impl Schema {
     }
 }
 
-/// The round-robin proxy of `storefront::loopback` in front of `backends`; answers its address.
+/// The round-robin proxy of the `loopback` crate in front of `backends`; answers its address.
 pub async fn round_robin(backends: &[String]) -> String {
     let backends = backends.iter().map(|b| b.parse().unwrap()).collect();
-    storefront::loopback::round_robin_proxy(backends)
+    loopback::round_robin_proxy(backends)
         .await
         .unwrap()
         .to_string()

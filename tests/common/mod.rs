@@ -151,25 +151,10 @@ pub fn attr_after<'a>(html: &'a str, marker: &str, attr: &str) -> Option<&'a str
     Some(&tag[a..end])
 }
 
-/// An HTTP response as it came over the wire.
-pub struct Reply {
-    pub status: u16,
-    /// Names in lowercase, in the order sent.
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
-}
-
-impl Reply {
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
+pub use loopback::Response as Reply;
 
 /// `GET target` over a fresh connection, with extra request headers, read to the end: the bytes
-/// exactly as the server sent them (no client decoding), and a Content-Length checked against them.
+/// exactly as the server sent them (never decompressed), and a Content-Length checked against them.
 pub async fn raw_get(addr: std::net::SocketAddr, target: &str, headers: &[(&str, &str)]) -> Reply {
     raw_request(addr, "GET", target, headers, b"").await
 }
@@ -182,47 +167,18 @@ pub async fn raw_request(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Reply {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let mut head = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if !body.is_empty() {
-        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
-    }
-    head.push_str("\r\n");
-    let mut request = head.into_bytes();
-    request.extend_from_slice(body);
-    stream.write_all(&request).await.unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let head = String::from_utf8_lossy(&raw[..split]).to_string();
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse()
+    let reply = loopback::Request::new(method, target)
+        .headers(headers)
+        .body(body)
+        .send(addr)
+        .await
         .unwrap();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(": "))
-        .map(|(k, v)| (k.to_ascii_lowercase(), v.to_string()))
-        .collect();
-    let body = raw[split + 4..].to_vec();
-    if let Some(len) = headers.iter().find(|(k, _)| k == "content-length") {
+    if let Some(len) = reply.header("content-length") {
         assert_eq!(
-            len.1.parse::<usize>().unwrap(),
-            body.len(),
+            len.parse::<usize>().unwrap(),
+            reply.body.len(),
             "{target}: Content-Length matches the bytes sent"
         );
     }
-    Reply {
-        status,
-        headers,
-        body,
-    }
+    reply
 }

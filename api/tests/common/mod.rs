@@ -11,7 +11,6 @@ use api::{AppState, Config};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 pub const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/sample");
 
@@ -240,6 +239,16 @@ pub struct Reply {
     pub body: Vec<u8>,
 }
 
+impl From<loopback::Response> for Reply {
+    fn from(response: loopback::Response) -> Reply {
+        Reply {
+            status: response.status,
+            headers: response.headers,
+            body: response.body,
+        }
+    }
+}
+
 impl Reply {
     pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body)
@@ -348,34 +357,25 @@ impl Browser {
         body: Option<Vec<u8>>,
         extra: &[(&str, &str)],
     ) -> Reply {
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
-            self.host
-        );
         let has = |name: &str| extra.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
+        let mut request = loopback::Request::new(method, path);
         if body.is_some() && !has("content-type") {
-            head.push_str("Content-Type: application/json\r\n");
+            request = request.header("Content-Type", "application/json");
         }
         if method != "GET" && !has("sec-fetch-site") && !has("origin") {
-            head.push_str("Sec-Fetch-Site: same-origin\r\n");
+            request = request.header("Sec-Fetch-Site", "same-origin");
         }
-        for (k, v) in extra {
-            head.push_str(&format!("{k}: {v}\r\n"));
-        }
+        request = request.headers(extra);
         if !self.cookies.is_empty() {
             let c: Vec<String> = self
                 .cookies
                 .iter()
                 .map(|(k, v)| format!("{k}={v}"))
                 .collect();
-            head.push_str(&format!("Cookie: {}\r\n", c.join("; ")));
+            request = request.header("Cookie", &c.join("; "));
         }
-        let body = body.unwrap_or_default();
-        if !body.is_empty() || method == "POST" || method == "PUT" {
-            head.push_str(&format!("Content-Length: {}\r\n", body.len()));
-        }
-        head.push_str("\r\n");
-        let mut stream = match self.from {
+        let request = request.body(body.unwrap_or_default());
+        let stream = match self.from {
             None => tokio::net::TcpStream::connect(self.addr).await.unwrap(),
             Some(ip) => {
                 let socket = tokio::net::TcpSocket::new_v4().unwrap();
@@ -383,12 +383,7 @@ impl Browser {
                 socket.connect(self.addr).await.unwrap()
             }
         };
-        stream.write_all(head.as_bytes()).await.unwrap();
-        // The server may answer (413) and close before reading a large body.
-        let _ = stream.write_all(&body).await;
-        let mut raw = Vec::new();
-        let _ = stream.read_to_end(&mut raw).await;
-        let reply = parse(&raw);
+        let reply = Reply::from(request.send_over(stream, &self.host).await.unwrap());
         let local = self.host.starts_with("127.0.0.1") || self.host.starts_with("localhost");
         for c in reply.set_cookies() {
             assert_cookie_flags(c, local);
@@ -439,55 +434,6 @@ pub fn assert_cookie_flags(cookie: &str, localhost: bool) {
             "{cookie}"
         );
         assert!(attrs.contains(&"Max-Age=604800"), "{cookie}");
-    }
-}
-
-fn parse(raw: &[u8]) -> Reply {
-    let end = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a response head");
-    let head = String::from_utf8_lossy(&raw[..end]).to_string();
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    let mut body = raw[end + 4..].to_vec();
-    if headers
-        .iter()
-        .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"))
-    {
-        body = dechunk(&body);
-    }
-    Reply {
-        status,
-        headers,
-        body,
-    }
-}
-
-fn dechunk(mut data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let Some(nl) = data.windows(2).position(|w| w == b"\r\n") else {
-            return out;
-        };
-        let size = usize::from_str_radix(std::str::from_utf8(&data[..nl]).unwrap().trim(), 16)
-            .unwrap_or(0);
-        if size == 0 {
-            return out;
-        }
-        out.extend_from_slice(&data[nl + 2..nl + 2 + size]);
-        data = &data[nl + 2 + size + 2..];
     }
 }
 

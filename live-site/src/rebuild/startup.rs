@@ -62,7 +62,7 @@ impl Daemon {
                 if prepared.written + prepared.deleted > 0
                     && let Some(deploys) = handle.deploys.get()
                 {
-                    deploys.changed(crate::deploy::SiteChange::Resync);
+                    deploys.changed(super::SiteChange::Resync);
                 }
                 // Deliveries taken off the channel while waiting go back to it (behind any that
                 // came since: a batch rebuilds a set of changes, so order does not matter); they

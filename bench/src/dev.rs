@@ -3,13 +3,13 @@
 //! the content file until the live-reload event arrives on the page's event stream, and until the
 //! reloaded page (fetched as the browser's reload fetches it) shows the change.
 
-use super::bench_webhook::{ABOUT_US_FILE, about_us_titled, synthetic_export};
+use crate::webhook::{ABOUT_US_FILE, about_us_titled, synthetic_export};
 use anyhow::{Context, Result, bail};
 use clap::Args as ClapArgs;
+use loopback::{BodyStream, Request};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -61,7 +61,7 @@ pub fn run(args: Args) -> Result<()> {
     );
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {
-        while storefront::loopback::request(args.addr, "GET", "/api/health", &[], b"")
+        while loopback::request(args.addr, "GET", "/api/health", &[], b"")
             .await
             .is_err()
         {
@@ -94,8 +94,7 @@ pub fn run(args: Args) -> Result<()> {
             std::fs::write(&file, bytes)?;
             wait_for_reload(&mut events).await?;
             let reload = saved.elapsed();
-            let (status, html) =
-                storefront::loopback::request(args.addr, "GET", PAGE, &[], b"").await?;
+            let (status, html) = loopback::request(args.addr, "GET", PAGE, &[], b"").await?;
             if status != 200 || !html.contains(&marker) {
                 bail!("after the reload event {PAGE} answered {status} without the change");
             }
@@ -112,44 +111,22 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
-type Events = BufReader<tokio::net::TcpStream>;
-
-/// Opens the live-reload event stream as the page's script does, and reads past its headers.
-async fn open_events(addr: std::net::SocketAddr) -> Result<Events> {
-    let mut stream = tokio::net::TcpStream::connect(addr).await?;
-    stream
-        .write_all(
-            format!("GET {EVENTS} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n")
-                .as_bytes(),
-        )
-        .await?;
-    let mut reader = BufReader::new(stream);
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if reader.read_line(&mut line).await? == 0 {
-            bail!("the live-reload stream closed before its headers ended");
-        }
-        if line == "\r\n" {
-            return Ok(reader);
-        }
-    }
+/// Opens the live-reload event stream as the page's script does.
+async fn open_events(addr: std::net::SocketAddr) -> Result<BodyStream> {
+    Request::get(EVENTS)
+        .header("Accept", "text/event-stream")
+        .open(addr)
+        .await
+        .context("opening the live-reload stream")
 }
 
-async fn wait_for_reload(events: &mut Events) -> Result<()> {
-    let mut line = String::new();
+async fn wait_for_reload(events: &mut BodyStream) -> Result<()> {
     let deadline = Duration::from_secs(120);
-    tokio::time::timeout(deadline, async {
-        loop {
-            line.clear();
-            if events.read_line(&mut line).await? == 0 {
-                bail!("the live-reload stream closed");
-            }
-            if line.trim_end() == "event: reload" {
-                return Ok(());
-            }
-        }
-    })
-    .await
-    .context("no reload event within 120 s")?
+    let arrived = tokio::time::timeout(deadline, events.wait_for_line("event: reload"))
+        .await
+        .context("no reload event within 120 s")??;
+    if !arrived {
+        bail!("the live-reload stream closed");
+    }
+    Ok(())
 }

@@ -10,8 +10,9 @@ pub mod rules;
 pub mod run;
 pub mod worker;
 
+pub use crate::rebuild::SiteChange;
 pub use config::DeployConfig;
-pub use worker::{DeployHandle, DeployRecord, SiteChange};
+pub use worker::{DeployHandle, DeployRecord};
 
 use crate::netlify::NetlifyConfig;
 use crate::rebuild::Daemon;
@@ -29,7 +30,7 @@ pub fn start_for_daemon(
     let generated = files::generated_files(netlify, &config.api_origin)?;
     let site = files::ManifestFiles::new(dirs, Some(daemon.view()));
     let (handle, pending) = worker::create(config, Box::new(site), generated)?;
-    daemon.attach_deploys(handle.clone());
+    daemon.attach_deploys(Box::new(handle.clone()));
     pending.start()?;
     Ok(handle)
 }

@@ -28,6 +28,30 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+/// What changed in the live site, as the daemon tells a deploy worker.
+#[derive(Debug, Clone)]
+pub enum SiteChange {
+    /// A rebuild went live: files written (path, SHA-1) and deleted.
+    Files {
+        rebuild: u64,
+        written: Vec<(String, String)>,
+        deleted: Vec<String>,
+        /// When the first change of the rebuild was received (a webhook).
+        received: Instant,
+    },
+    /// A whole new tree went live (a full build): the list is read again from the manifest.
+    Resync,
+}
+
+/// Where each rebuild's changes are published (the deploy worker): told every change at once,
+/// and asked for its recent attempts by the status endpoint.
+pub trait Publisher: Send + Sync {
+    /// The live site changed; returns at once.
+    fn changed(&self, change: SiteChange);
+    /// The recent publishing attempts, newest first, as the status endpoint shows them.
+    fn history_json(&self) -> serde_json::Value;
+}
+
 /// What the site server reads: the current view, swapped whole after each rebuild.
 pub type SharedView = Arc<RwLock<Arc<LiveView>>>;
 
@@ -147,7 +171,7 @@ pub struct Daemon {
     history: Arc<Mutex<VecDeque<RebuildStatus>>>,
     preview_code: PreviewCode,
     /// Where changed files go to be deployed, once attached.
-    deploys: Arc<OnceLock<crate::deploy::DeployHandle>>,
+    deploys: Arc<OnceLock<Box<dyn Publisher>>>,
 }
 
 const HISTORY: usize = 20;
@@ -182,7 +206,7 @@ struct Worker {
     next_id: u64,
     /// The last rebuild failed: the next save is built even if its files match the model.
     last_failed: bool,
-    deploys: Arc<OnceLock<crate::deploy::DeployHandle>>,
+    deploys: Arc<OnceLock<Box<dyn Publisher>>>,
 }
 
 fn errors_text(e: &impl std::fmt::Display) -> String {
@@ -258,13 +282,8 @@ impl Daemon {
     }
 
     /// Sends each later rebuild's changed files to `deploys`; only the first attachment counts.
-    pub fn attach_deploys(&self, deploys: crate::deploy::DeployHandle) -> bool {
+    pub fn attach_deploys(&self, deploys: Box<dyn Publisher>) -> bool {
         self.deploys.set(deploys).is_ok()
-    }
-
-    /// The deploy worker's handle, when one is attached.
-    pub fn deploys(&self) -> Option<crate::deploy::DeployHandle> {
-        self.deploys.get().cloned()
     }
 
     pub fn view(&self) -> SharedView {
@@ -329,7 +348,7 @@ impl ChangeSink for Daemon {
     fn deploys(&self) -> serde_json::Value {
         self.deploys
             .get()
-            .map(|d| serde_json::to_value(d.history()).unwrap_or_default())
+            .map(|d| d.history_json())
             .unwrap_or_default()
     }
 }
@@ -787,16 +806,16 @@ impl Worker {
                     .map(|p| manifest.sha1.get(p).map(|d| (p.clone(), d.clone())))
                     .collect();
                 match written {
-                    Some(written) => crate::deploy::SiteChange::Files {
+                    Some(written) => SiteChange::Files {
                         rebuild,
                         written,
                         deleted: deleted.to_vec(),
                         received,
                     },
-                    None => crate::deploy::SiteChange::Resync,
+                    None => SiteChange::Resync,
                 }
             }
-            _ => crate::deploy::SiteChange::Resync,
+            _ => SiteChange::Resync,
         };
         deploys.changed(change);
     }

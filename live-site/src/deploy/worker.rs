@@ -8,26 +8,12 @@ use super::api::NetlifyApi;
 use super::config::DeployConfig;
 use super::files::{DeployFiles, Generated, SiteFiles};
 use super::run::{AttemptError, Outcome, deploy_once};
+use crate::rebuild::{Publisher, SiteChange};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
-
-/// What changed in the live site.
-#[derive(Debug, Clone)]
-pub enum SiteChange {
-    /// A rebuild went live: files written (path, SHA-1) and deleted.
-    Files {
-        rebuild: u64,
-        written: Vec<(String, String)>,
-        deleted: Vec<String>,
-        /// When the first change of the rebuild was received (a webhook).
-        received: Instant,
-    },
-    /// A whole new tree went live (a full build): the list is read again from the manifest.
-    Resync,
-}
 
 /// One deploy attempt, as the status endpoint shows it.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -80,6 +66,16 @@ impl DeployHandle {
             .iter()
             .cloned()
             .collect()
+    }
+}
+
+impl Publisher for DeployHandle {
+    fn changed(&self, change: SiteChange) {
+        DeployHandle::changed(self, change);
+    }
+
+    fn history_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.history()).unwrap_or_default()
     }
 }
 

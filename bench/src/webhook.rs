@@ -8,12 +8,12 @@ use clap::Args as ClapArgs;
 use export::source::LocalExport;
 use generator::BuildOptions;
 use generator::fixtures::{FixtureOptions, write_fixtures};
+use live_site::rebuild::{Daemon, Timing};
+use live_site::site_server::{SiteFiles, router_over};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use storefront::rebuild::{Daemon, Timing};
-use storefront::site_server::{SiteFiles, router_over};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -41,7 +41,7 @@ async fn http(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> Result<(u16, String)> {
-    Ok(storefront::loopback::request(addr, method, path, headers, body).await?)
+    Ok(loopback::request(addr, method, path, headers, body).await?)
 }
 
 fn edit(path: &Path, change: impl FnOnce(&mut Value)) -> Result<()> {

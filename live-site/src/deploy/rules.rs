@@ -1,6 +1,6 @@
 //! netlify.toml's redirects and headers as the `_redirects` and `_headers` files that go in every
 //! deploy: files deployed through the API are not built by Netlify, so netlify.toml's rules only
-//! reach the CDN this way. The same parsed rules drive `storefront serve` (src/netlify.rs).
+//! reach the CDN this way. The same parsed rules drive `storefront serve` (live-site/src/netlify.rs).
 
 use crate::netlify::{API_ORIGIN, NetlifyConfig};
 

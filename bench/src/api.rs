@@ -2,16 +2,14 @@
 //! fresh SQLite file on loopback, then sends stock checks and add-to-bag requests at a fixed rate
 //! (open loop: a request is sent on schedule whether or not earlier ones finished, so slow answers
 //! show up as latency instead of silently lowering the rate), and reports throughput and p50/p99;
-//! then the Place-order scenarios (`bench_orders`) on SQLite and, with `--postgres-url`, on a
+//! then the Place-order scenarios (`orders`) on SQLite and, with `--postgres-url`, on a
 //! throwaway PostgreSQL schema.
 
+use crate::load::{Report, fixed_rate, get, request};
 use anyhow::{Context, bail};
 use clap::Args as ClapArgs;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -45,230 +43,6 @@ pub struct Args {
     pub hosts: bool,
 }
 
-/// Results of one scenario.
-pub(crate) struct Report {
-    pub(crate) name: &'static str,
-    pub(crate) rate: u32,
-    pub(crate) sent: usize,
-    pub(crate) ok: usize,
-    pub(crate) errors: usize,
-    pub(crate) elapsed: Duration,
-    pub(crate) latencies: Vec<Duration>,
-}
-
-impl Report {
-    /// The report of `(status, latency)` results, counting `ok_statuses` as successes.
-    pub(crate) fn from_results(
-        name: &'static str,
-        rate: u32,
-        results: Vec<(u16, Duration)>,
-        ok_statuses: &[u16],
-        elapsed: Duration,
-    ) -> Report {
-        let ok = results
-            .iter()
-            .filter(|(s, _)| ok_statuses.contains(s))
-            .count();
-        let mut latencies: Vec<Duration> = results.iter().map(|(_, l)| *l).collect();
-        latencies.sort_unstable();
-        Report {
-            name,
-            rate,
-            sent: results.len(),
-            ok,
-            errors: results.len() - ok,
-            elapsed,
-            latencies,
-        }
-    }
-
-    pub(crate) fn percentile(&self, p: f64) -> Duration {
-        if self.latencies.is_empty() {
-            return Duration::ZERO;
-        }
-        let i = ((self.latencies.len() as f64 - 1.0) * p).round() as usize;
-        self.latencies[i]
-    }
-
-    /// One line: the target rate (or "closed loop" when the load ran as fast as answers came),
-    /// the achieved rate and the latencies.
-    pub(crate) fn print(&self) {
-        let target = if self.rate == 0 {
-            "closed loop".to_string()
-        } else {
-            format!("target {:>5}/s", self.rate)
-        };
-        let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        println!(
-            "{:<24} {target:<14}  achieved {:>7.0}/s  ok {:>6}  errors {:>4}  p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms",
-            self.name,
-            self.sent as f64 / self.elapsed.as_secs_f64(),
-            self.ok,
-            self.errors,
-            ms(self.percentile(0.50)),
-            ms(self.percentile(0.99)),
-            ms(self.latencies.last().copied().unwrap_or_default()),
-        );
-    }
-}
-
-/// One keep-alive HTTP/1.1 connection with a minimal client: enough for fixed small requests,
-/// and far cheaper per request than a general client, so the load tool does not eat the CPU the
-/// server is being measured on.
-pub(crate) struct Conn {
-    stream: TcpStream,
-    buf: Vec<u8>,
-}
-
-impl Conn {
-    pub(crate) async fn open(addr: SocketAddr) -> anyhow::Result<Conn> {
-        let stream = TcpStream::connect(addr).await?;
-        stream.set_nodelay(true)?;
-        Ok(Conn {
-            stream,
-            buf: Vec::with_capacity(16 * 1024),
-        })
-    }
-
-    /// Sends `request` and returns the status code and body.
-    pub(crate) async fn send(&mut self, request: &[u8]) -> anyhow::Result<(u16, Vec<u8>)> {
-        self.stream.write_all(request).await?;
-        self.buf.clear();
-        loop {
-            if let Some(end) = find(&self.buf, b"\r\n\r\n") {
-                let head = std::str::from_utf8(&self.buf[..end])?.to_ascii_lowercase();
-                let status: u16 = head.split_whitespace().nth(1).context("status")?.parse()?;
-                let len: usize = head
-                    .lines()
-                    .find_map(|l| l.strip_prefix("content-length:"))
-                    .map(|v| v.trim().parse())
-                    .transpose()?
-                    .unwrap_or(0);
-                while self.buf.len() < end + 4 + len {
-                    let mut chunk = [0u8; 8192];
-                    let n = self.stream.read(&mut chunk).await?;
-                    if n == 0 {
-                        bail!("connection closed");
-                    }
-                    self.buf.extend_from_slice(&chunk[..n]);
-                }
-                return Ok((status, self.buf[end + 4..end + 4 + len].to_vec()));
-            }
-            let mut chunk = [0u8; 8192];
-            let n = self.stream.read(&mut chunk).await?;
-            if n == 0 {
-                bail!("connection closed");
-            }
-            self.buf.extend_from_slice(&chunk[..n]);
-        }
-    }
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
-}
-
-pub(crate) fn get(addr: SocketAddr, path: &str) -> Vec<u8> {
-    format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").into_bytes()
-}
-
-/// A same-origin JSON request as the islands send it (CSRF-checked writes need the fetch
-/// metadata), with the cookie and any extra headers.
-pub(crate) fn request(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    cookie: &str,
-    body: &str,
-    extra: &[(&str, &str)],
-) -> Vec<u8> {
-    let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\n"
-    );
-    if !cookie.is_empty() {
-        head.push_str(&format!("Cookie: {cookie}\r\n"));
-    }
-    for (k, v) in extra {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    format!("{head}Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
-}
-
-/// Runs `requests[i % len]` at `rate` per second for `seconds`, over `connections` connections.
-pub(crate) async fn fixed_rate(
-    name: &'static str,
-    addr: SocketAddr,
-    rate: u32,
-    seconds: u64,
-    connections: usize,
-    requests: Vec<Vec<u8>>,
-    ok_statuses: &'static [u16],
-) -> anyhow::Result<Report> {
-    let (tx, rx) = async_channel::<(Instant, std::sync::Arc<Vec<u8>>)>();
-    let mut workers = Vec::new();
-    for _ in 0..connections {
-        let rx = rx.clone();
-        let mut conn = Conn::open(addr).await?;
-        workers.push(tokio::spawn(async move {
-            let mut out = Vec::new();
-            while let Ok((scheduled, request)) = rx.recv().await {
-                let request: std::sync::Arc<Vec<u8>> = request;
-                let res = conn.send(&request).await;
-                // Latency is measured from when the request was due, not when a connection freed
-                // up: queueing delay is part of what a shopper waits (no coordinated omission).
-                let latency = scheduled.elapsed();
-                out.push((res.map(|(s, _)| s).unwrap_or(0), latency));
-            }
-            out
-        }));
-    }
-    let requests: Vec<std::sync::Arc<Vec<u8>>> =
-        requests.into_iter().map(std::sync::Arc::new).collect();
-    let interval = Duration::from_secs_f64(1.0 / rate as f64);
-    let total = rate as usize * seconds as usize;
-    let start = Instant::now();
-    for i in 0..total {
-        let due = start + interval * i as u32;
-        tokio::time::sleep_until(due.into()).await;
-        tx.send((due, requests[i % requests.len()].clone())).await?;
-    }
-    drop(tx);
-    let mut results = Vec::with_capacity(total);
-    for w in workers {
-        results.extend(w.await?);
-    }
-    Ok(Report::from_results(
-        name,
-        rate,
-        results,
-        ok_statuses,
-        start.elapsed(),
-    ))
-}
-
-/// A multi-consumer queue from tokio's mpsc behind a mutex: each worker takes the next due request.
-fn async_channel<T: Send + 'static>() -> (tokio::sync::mpsc::Sender<T>, SharedReceiver<T>) {
-    let (tx, rx) = tokio::sync::mpsc::channel(65_536);
-    (
-        tx,
-        SharedReceiver(std::sync::Arc::new(tokio::sync::Mutex::new(rx))),
-    )
-}
-
-struct SharedReceiver<T>(std::sync::Arc<tokio::sync::Mutex<tokio::sync::mpsc::Receiver<T>>>);
-
-impl<T> Clone for SharedReceiver<T> {
-    fn clone(&self) -> Self {
-        SharedReceiver(self.0.clone())
-    }
-}
-
-impl<T> SharedReceiver<T> {
-    async fn recv(&self) -> Result<T, ()> {
-        self.0.lock().await.recv().await.ok_or(())
-    }
-}
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     if cfg!(debug_assertions) {
         eprintln!(
@@ -295,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         stock_and_add(&state, addr, &args, ("stock check", "add-to-bag")).await?;
         let orders = |state, addr| {
-            super::bench_orders::run(
+            crate::orders::run(
                 state,
                 addr,
                 args.order_rate,
@@ -426,8 +200,8 @@ async fn behind_a_proxy(
     let db = api::store::Db::connect_in_schema(url, Some(schema)).await?;
     let second = api::AppState::with_db(db, bench_config(url, args)).await?;
     let hosts = [serve(first.clone()).await?, serve(second.clone()).await?];
-    let one = storefront::loopback::round_robin_proxy(hosts[..1].to_vec()).await?;
-    let two = storefront::loopback::round_robin_proxy(hosts.to_vec()).await?;
+    let one = loopback::round_robin_proxy(hosts[..1].to_vec()).await?;
+    let two = loopback::round_robin_proxy(hosts.to_vec()).await?;
     println!("through a round-robin proxy, PostgreSQL (schema {schema}):");
     let (stock_1, add_1) = stock_and_add(
         first,
@@ -469,7 +243,7 @@ fn bench_config(url: &str, args: &Args) -> api::Config {
 
 /// Serves the API (and the sandbox's pages) on a loopback port.
 async fn serve(state: api::AppState) -> anyhow::Result<SocketAddr> {
-    let app = storefront::site_server::with_api(axum::Router::new(), state);
+    let app = live_site::site_server::with_api(axum::Router::new(), state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     // Responses go out without waiting on Nagle's algorithm, as in `storefront api`.

@@ -4,8 +4,9 @@
 //! as fast as the connections allow (saturation). Ends with the oversell check: the units taken
 //! from stock equal the units in paid orders, and no stock row is below zero.
 
-use super::bench_api::{Conn, Report, fixed_rate, request};
+use crate::load::{Report, fixed_rate, request};
 use anyhow::{Context, bail};
+use loopback::Connection;
 use std::net::SocketAddr;
 use std::time::Instant;
 
@@ -26,7 +27,7 @@ fn json_str(body: &[u8], key: &str) -> anyhow::Result<String> {
 
 /// Runs one shopper's checkout up to payment over `conn` and builds its Place order request.
 async fn prepare_one(
-    conn: &mut Conn,
+    conn: &mut Connection,
     addr: SocketAddr,
     cart: &str,
     (product, variant): (u64, u64),
@@ -133,7 +134,7 @@ async fn prepare(
     for c in 0..connections {
         let carts = carts.clone();
         tasks.push(tokio::spawn(async move {
-            let mut conn = Conn::open(addr).await?;
+            let mut conn = Connection::open(addr).await?;
             let mut out = Vec::new();
             let mut i = c;
             while i < count {
@@ -167,7 +168,7 @@ async fn saturate(
     for _ in 0..connections {
         let queue = queue.clone();
         workers.push(tokio::spawn(async move {
-            let mut conn = Conn::open(addr).await?;
+            let mut conn = Connection::open(addr).await?;
             let mut out = Vec::new();
             loop {
                 let next = queue.lock().map_err(|_| anyhow::anyhow!("poisoned"))?.pop();

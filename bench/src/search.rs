@@ -2,13 +2,14 @@
 //! index build (cold, one product changed, nothing changed) and, through the real API on loopback,
 //! `GET /api/search` and `GET /api/listing` with two filters and a sort: p50 / p99 / max.
 
-use crate::cmd::bench_api::{Conn, Report, get};
+use crate::load::{Report, get};
 use anyhow::{Context, Result, bail};
 use clap::Args as ClapArgs;
 use domain::catalog::{Catalog, OptionKind};
 use generator::fixtures::{FixtureOptions, write_fixtures};
 use generator::search_index;
 use generator::site::SiteModel;
+use loopback::Connection;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -133,7 +134,7 @@ async fn measure(
     requests: usize,
     connections: usize,
 ) -> Result<Report> {
-    let mut warm = Conn::open(addr).await?;
+    let mut warm = Connection::open(addr).await?;
     for path in paths.iter().cycle().take(200) {
         let (status, body) = warm.send(&get(addr, path)).await?;
         if status != 200 {
@@ -146,7 +147,7 @@ async fn measure(
     for c in 0..connections.max(1) {
         let paths: Vec<String> = paths.to_vec();
         tasks.push(tokio::spawn(async move {
-            let mut conn = Conn::open(addr).await?;
+            let mut conn = Connection::open(addr).await?;
             let mut latencies = Vec::with_capacity(per_conn);
             let mut errors = 0;
             for k in 0..per_conn {

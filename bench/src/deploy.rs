@@ -8,15 +8,15 @@ use api::webhooks::events::Change;
 use api::webhooks::{ChangeSink, Origin};
 use clap::Args as ClapArgs;
 use generator::output::OutputDirs;
+use live_site::deploy::api::NetlifyApi;
+use live_site::deploy::fake::FakeNetlify;
+use live_site::deploy::files::{DeployFiles, ManifestFiles, SiteFiles, generated_files};
+use live_site::deploy::{DeployConfig, DeployHandle, DeployRecord, run::deploy_once};
+use live_site::netlify::NetlifyConfig;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use storefront::deploy::api::NetlifyApi;
-use storefront::deploy::fake::FakeNetlify;
-use storefront::deploy::files::{DeployFiles, ManifestFiles, SiteFiles, generated_files};
-use storefront::deploy::{DeployConfig, DeployHandle, DeployRecord, run::deploy_once};
-use storefront::netlify::NetlifyConfig;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -56,14 +56,14 @@ async fn deployed(handle: &DeployHandle, ok: usize) -> Result<DeployRecord> {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let export = super::bench_webhook::synthetic_export(&args.dir, args.products)?;
+    let export = crate::webhook::synthetic_export(&args.dir, args.products)?;
     let dirs = || OutputDirs {
         public: args.dir.join("public"),
         cache: args.dir.join("cache"),
     };
     let netlify = NetlifyConfig::load(&args.netlify)?;
     let started = Instant::now();
-    let daemon = super::bench_webhook::start_daemon_without_compaction(
+    let daemon = crate::webhook::start_daemon_without_compaction(
         &export,
         &args.templates,
         &args.bundles,
@@ -84,7 +84,7 @@ pub fn run(args: Args) -> Result<()> {
             "https://origin.example",
         )?;
         // Cold: the worker's first deploy publishes the whole site.
-        let handle = storefront::deploy::start_for_daemon(&daemon, &netlify, dirs(), config.clone())?;
+        let handle = live_site::deploy::start_for_daemon(&daemon, &netlify, dirs(), config.clone())?;
         let cold = deployed(&handle, 1).await?;
         let mut per_path: BTreeMap<String, usize> = BTreeMap::new();
         for (_, path) in fake.uploads() {
