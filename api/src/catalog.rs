@@ -3,8 +3,8 @@
 //! names, options and URLs are kept in memory for presenting line items. A watcher re-imports when
 //! the export changes. The only writer of `catalog_variant` and `catalog_meta`.
 
-pub use crate::stock::rows::StockSnapshot;
-use crate::stock::rows::stock_rows;
+pub use crate::stock_rows::StockSnapshot;
+use crate::stock_rows::stock_rows;
 use crate::store::{Db, Tx, values_clause};
 use anyhow::Context;
 use domain::catalog::{Catalog, InventoryTracking, Product, Variant};

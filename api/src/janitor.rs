@@ -124,7 +124,7 @@ impl AppState {
         webhooks::replay::purge_old(&mut tx, now).await?;
         // The checkouts first: they find their carts through the cart table.
         checkout::express::purge_abandoned(&mut tx, stale_carts).await?;
-        checkout::standard::record::purge_abandoned(&mut tx, stale_carts).await?;
+        checkout::record::purge_abandoned(&mut tx, stale_carts).await?;
         removed += cart::purge_stale(&mut tx, stale_carts).await?;
         tx.commit().await?;
         Ok(removed)

@@ -24,16 +24,21 @@ pub mod password;
 pub mod payments;
 pub mod preview;
 pub mod promotions;
+pub mod promotions_client;
 pub mod rate_limit;
 mod rows;
 pub mod search;
+pub mod search_index;
 pub mod security;
 pub mod session;
 pub mod state;
 pub mod stock;
+pub mod stock_rows;
 pub mod store;
 pub mod strict_query;
 pub mod upstream;
+pub mod webhook_signature;
+pub mod webhook_sink;
 pub mod webhooks;
 pub mod wishlist;
 
@@ -125,3 +130,6 @@ pub fn app(state: AppState) -> Router {
         // JSON, 0.8 kB gzipped); tiny answers and those without Accept-Encoding go as they are.
         .layer(tower_http::compression::CompressionLayer::new())
 }
+
+#[cfg(test)]
+mod tests;

@@ -20,7 +20,7 @@ pub fn require_admin(admin_token: Option<&str>, headers: &HeaderMap) -> Result<(
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|h| h.strip_prefix("Bearer "));
-    crate::webhooks::signature::verify_secret_header(admin_token, token).map_err(|e| {
+    crate::webhook_signature::verify_secret_header(admin_token, token).map_err(|e| {
         tracing::warn!(reason = %e, "operator endpoint refused");
         ApiError::new(ErrorCode::Unauthorized, "A valid admin token is required")
     })

@@ -9,13 +9,13 @@ use crate::payments::client::Client;
 use crate::payments::config::ProviderKind;
 use crate::payments::sandbox::Sandbox;
 use crate::payments::{Provider, sandbox_pages};
-use crate::promotions::client;
+use crate::promotions_client;
 use crate::rate_limit::Limiter;
-use crate::search::index::SearchService;
-use crate::search::popular::Popular;
-use crate::stock::rows::stock_rows;
+use crate::search_index::SearchService;
+use crate::search_index::popular::Popular;
+use crate::stock_rows::stock_rows;
 use crate::store::{self, Db};
-use crate::webhooks::sink::Webhooks;
+use crate::webhook_sink::Webhooks;
 use axum::Router;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -37,7 +37,7 @@ struct Inner {
     clock_offset: AtomicI64,
     webhooks: Webhooks,
     /// The promotions engine's client, present exactly when the feature flag is on.
-    promotions: Option<client::Client>,
+    promotions: Option<promotions_client::Client>,
     /// The card payment provider's client, present exactly when express checkout is on.
     payments: Option<Client>,
     /// The standard checkout's payment provider, when configured.
@@ -63,7 +63,7 @@ impl AppState {
         let stock = catalog::load_stock(&db).await?;
         let popular = Popular::load(&db).await?;
         let promotions = if config.promotions.enabled {
-            Some(client::Client::new(&config.promotions)?)
+            Some(promotions_client::Client::new(&config.promotions)?)
         } else {
             None
         };
@@ -159,7 +159,7 @@ impl AppState {
     }
 
     /// The promotions engine, when the feature flag is on.
-    pub fn promotions(&self) -> Option<&client::Client> {
+    pub fn promotions(&self) -> Option<&promotions_client::Client> {
         self.inner.promotions.as_ref()
     }
 

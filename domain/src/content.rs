@@ -9,6 +9,8 @@ use crate::blocks::model::{
     AppHeader, BenefitBar, CountdownTimer, DesktopNavigation, Footer, ListingHeader,
     LocaleSelectorImage, MobileNavigation, PageStickers, SearchSuggestions,
 };
+/// Content items are selected by the same schema type as blocks.
+pub use crate::blocks::schema_type;
 use crate::blocks::{
     FieldIssue, Parsed, TypedBlock, check_sticker, parse_block, typed, wavy_problems,
 };
@@ -276,17 +278,6 @@ fn split_key(key: &str) -> Option<(Market, &str)> {
             .filter(|rest| !rest.is_empty())
             .map(|rest| (*m, rest))
     })
-}
-
-/// Last path segment of a schema URI: `https://schema.example/hero-banner` → `hero-banner`.
-pub fn schema_type(schema: &str) -> String {
-    schema
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or(schema)
-        .trim_end_matches(".json")
-        .to_string()
 }
 
 fn parse_item(source: &ContentSource, errors: &mut LoadErrors) -> Option<ContentItem> {

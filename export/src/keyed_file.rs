@@ -13,7 +13,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use std::ops::Range;
 
-use crate::source::FetchError;
+use crate::error::FetchError;
 
 /// The fields that pick a catalog record: a product's `id`, a price record's `variant_id`, an
 /// inventory record's `identity.variant_id`. Everything else in the record is skipped unparsed.

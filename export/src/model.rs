@@ -3,9 +3,10 @@
 //! each item as last fetched, so a fetch that still returns the old version can be recognised.
 
 use crate::Change;
-use crate::source::{
-    FetchError, ProductRecord, delivery_id, id_of, inventory_variant, read_content_items,
-    read_data_list, variant_ids,
+use crate::error::FetchError;
+use crate::raw::{
+    ProductRecord, delivery_id, id_of, inventory_variant, read_content_items, read_data_list,
+    variant_ids,
 };
 use crate::validate::{Inputs, validate};
 use domain::catalog::*;

@@ -6,7 +6,7 @@ use crate::catalog::find_variant;
 use crate::error::ApiResult;
 use crate::session::Shopper;
 use crate::state::AppState;
-use crate::stock::rows::{StockSnapshot, stock_rows};
+use crate::stock_rows::{StockSnapshot, stock_rows};
 use crate::store::Db;
 use domain::catalog::{Catalog, Colourway, OptionKind, Product, Variant};
 use domain::market::Market;

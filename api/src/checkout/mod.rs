@@ -2,19 +2,20 @@
 //! `standard`, and what both build on: the orders they create and the confirmation and history
 //! that show them (`orders`), where an order may ship and how (`shipping`), settling a payment
 //! with the provider (`payment`, `provider`), the operator's order calls (`admin`), settling
-//! stale Pending orders (`reconcile`), the payment-attempt throttle and the settings (`config`).
+//! stale Pending orders (`reconcile`), the stored standard checkout (`record`) and the
+//! payment-attempt throttle; the settings are in `crate::config::express`.
 
 pub mod admin;
-pub mod config;
 pub mod express;
 pub mod orders;
 pub mod payment;
 pub mod reconcile;
+pub mod record;
 pub mod shipping;
 pub mod standard;
 pub mod throttle;
 
-pub use config::ExpressConfig;
+pub use crate::config::express::ExpressConfig;
 
 use crate::state::AppState;
 use utoipa_axum::router::OpenApiRouter;

@@ -4,7 +4,7 @@
 //! orders, so an order is settled one way whoever asks.
 
 use super::orders;
-use super::standard::record;
+use super::record;
 use crate::error::{ApiResult, copy};
 use crate::payments::{Amount, Authorise, Outcome, Provider, ProviderError};
 use crate::rows::row;

@@ -10,7 +10,7 @@ use crate::state::AppState;
 
 /// How long a Pending order may wait for its payment before it is settled (the default of
 /// `Config::pending_order_limit_secs`).
-pub use super::config::PENDING_LIMIT_SECS;
+pub use crate::config::express::PENDING_LIMIT_SECS;
 
 /// One pass; answers how many orders were settled.
 pub async fn reconcile_stale(state: &AppState) -> anyhow::Result<u64> {

@@ -1,7 +1,7 @@
 //! The payment-attempt throttle both checkouts apply before they write anything, so a refused
-//! attempt changes nothing (the limits are in `config`).
+//! attempt changes nothing (the limits are in `crate::config::express`).
 
-use super::config::{PAYMENT_WINDOW_SECS, PAYMENTS_PER_CHECKOUT};
+use crate::config::express::{PAYMENT_WINDOW_SECS, PAYMENTS_PER_CHECKOUT};
 use crate::error::ApiResult;
 use crate::session::Shopper;
 use crate::state::AppState;

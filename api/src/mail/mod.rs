@@ -5,12 +5,13 @@
 //! every message through `devbox`.
 
 pub mod admin;
-pub mod config;
 pub mod devbox;
 pub mod message;
 pub mod outbox;
 pub mod sender;
 pub mod transport;
 
+/// Mail settings live with the other settings, below every feature; the old path stays.
+pub use crate::config::mail as config;
 pub use message::{Email, Kind, Letterhead};
 pub use outbox::queue;

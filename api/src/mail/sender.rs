@@ -4,9 +4,9 @@
 //! message's failure never holds up the others. Any number of senders (threads or hosts) can run
 //! on one database: the outbox's lease gives each message to one of them at a time.
 
-use super::config::MailConfig;
 use super::outbox::{self, Claimed};
 use super::transport::{Outcome, Transport};
+use crate::config::mail::MailConfig;
 use crate::state::AppState;
 use crate::store::random_id;
 use tokio::task::JoinHandle;

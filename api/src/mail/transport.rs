@@ -4,8 +4,8 @@
 //! encoded by lettre (RFC 2047), so text from a shopper or a template can never start a header of
 //! its own. The answer is classified as sent, temporary (try again) or permanent (give up).
 
-use super::config::{Destination, MailConfig, Security};
 use super::outbox::Claimed;
+use crate::config::mail::{Destination, MailConfig, Security};
 use anyhow::Context;
 use lettre::address::Address;
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
@@ -156,7 +156,7 @@ pub enum Transport {
 const DELIVERY_TIMEOUTS: u32 = 4;
 
 impl Transport {
-    /// The transport of `config`; None when mail goes nowhere.
+    /// The transport of `config::mail`; None when mail goes nowhere.
     pub fn new(config: &MailConfig) -> anyhow::Result<Option<Transport>> {
         Ok(match &config.destination {
             Destination::Nowhere => None,

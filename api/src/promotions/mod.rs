@@ -1,24 +1,23 @@
 //! Promotions: the bag sync with the outside promotions engine (`POST /cart/promotions`: the cart
 //! from the store, priced by the server, evaluated by the engine), and turning the engine's
-//! effects into the discounts the bag stores. Its settings are in `config`, its client in
-//! `client`.
-
-pub mod client;
-pub mod config;
+//! effects into the discounts the bag stores. Its settings are in
+//! `crate::config::promotions`, its client in `crate::promotions_client`.
 
 /// The bag's discounts are what an evaluation grants (they were defined here).
 pub use crate::bag::{Discounts, LineDiscount};
-pub use config::PromotionsConfig;
+pub use crate::config::promotions::PromotionsConfig;
 
 use crate::bag::{self, Grant, PricedLine, fingerprint, priced_lines};
 use crate::cart::{self, CartRow, CartView, render_after_commit};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::json::StrictJson;
+use crate::promotions_client::{
+    AdditionalCost, CartItem, CartItemAttributes, CustomerSession, Effect,
+};
 use crate::session::Shopper;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::State;
-use client::{AdditionalCost, CartItem, CartItemAttributes, CustomerSession, Effect};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use utoipa::ToSchema;
@@ -96,7 +95,7 @@ fn disabled() -> ApiError {
     )
 }
 
-fn upstream(e: client::PromotionsError) -> ApiError {
+fn upstream(e: crate::promotions_client::PromotionsError) -> ApiError {
     ApiError::Upstream {
         code: ErrorCode::PromotionsUnavailable,
         message: format!("The promotions service failed: {e}"),

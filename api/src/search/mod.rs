@@ -4,8 +4,6 @@
 //! when a build publishes a new one.
 
 pub mod distribution;
-pub mod index;
-pub mod popular;
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::session::Shopper;

@@ -2,8 +2,6 @@
 //! size / length availability rules the product page shows, and the low-stock (< 5) and
 //! sold-out (0) flags. Read from the store, which the catalog import fills.
 
-pub mod rows;
-
 use crate::error::{ApiError, ApiResult};
 use crate::rows::row;
 use crate::session::market_from_query;
@@ -25,7 +23,7 @@ pub const LOW_STOCK_BELOW: i64 = 5;
 pub const MAX_IDS: usize = 250;
 /// The location deducted outside the UK when the setting is on.
 pub use crate::inventory::SECOND_WAREHOUSE;
-pub use rows::{Availability, StockRow, StockSnapshot, stock_rows};
+pub use crate::stock_rows::{Availability, StockRow, StockSnapshot, stock_rows};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -6,23 +6,23 @@
 //! delivery is acknowledged and ignored. Accepted changes go to the `ChangeSink` the server
 //! attached (the rebuild daemon), which coalesces bursts.
 
-pub mod events;
 pub mod replay;
-pub mod signature;
-pub mod sink;
 pub mod status;
 
-pub use sink::{ChangeSink, Origin, Webhooks};
+/// The signature checks and the sink with its events sit below the state (which holds the sink);
+/// their paths under `webhooks` stay.
+pub use crate::webhook_signature as signature;
+pub use crate::webhook_sink::{ChangeSink, Origin, Webhooks, events};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::state::AppState;
+use crate::webhook_sink::events::Change;
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use events::Change;
 use sha2::{Digest, Sha256};
 
 pub const SIGNATURE_HEADER: &str = "x-amplience-webhook-signature";

@@ -3,9 +3,9 @@
 //! the store every few seconds; a host without a daemon answers the last copy, with when it was
 //! made. The only writer of `daemon_status`.
 
-use super::sink::ChangeSink;
 use crate::error::ApiResult;
 use crate::store::Db;
+use crate::webhook_sink::ChangeSink;
 use serde_json::{Value, json};
 
 /// The daemon's answer: its last rebuilds and deploys.

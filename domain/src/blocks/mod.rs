@@ -31,6 +31,17 @@ pub fn typed<T: DeserializeOwned>(value: &Value) -> Result<T, FieldIssue> {
     })
 }
 
+/// Last path segment of a schema URI: `https://schema.example/hero-banner` → `hero-banner`.
+pub fn schema_type(schema: &str) -> String {
+    schema
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(schema)
+        .trim_end_matches(".json")
+        .to_string()
+}
+
 macro_rules! block_types {
     ($( $schema:literal => $variant:ident($ty:ty) ),* $(,)?) => {
         /// One typed content block; the variant is chosen by the block's schema type.
@@ -162,7 +173,7 @@ fn finish(block: &mut TypedBlock) -> Result<(), FieldIssue> {
         TypedBlock::JumpoffGroup(g) => {
             for (i, j) in g.jumpoffs.iter_mut().enumerate() {
                 let schema = j.meta.as_ref().and_then(|m| m.schema.as_deref());
-                j.kind = match schema.map(crate::content::schema_type) {
+                j.kind = match schema.map(schema_type) {
                     None => 1,
                     Some(t) => jumpoff_kind(&t).ok_or_else(|| {
                         issue(

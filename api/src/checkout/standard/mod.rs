@@ -1,12 +1,11 @@
 //! The standard checkout of the bag (docs/checkout.md), its steps: create or resume the cart's
 //! checkout, the guest's email, the delivery address with its shipping options, the billing
 //! address. Place order and what follows are in `place` (Apple Pay's merchant session in
-//! `wallet`), the stored checkout in `record`, what
-//! every step answers in `view`. Every amount comes from the bag; the browser sends ids,
-//! addresses and a payment token, never an amount.
+//! `wallet`), what every step answers in `view`; the stored checkout is `checkout::record`.
+//! Every amount comes from the bag; the browser sends ids, addresses and a payment token, never
+//! an amount.
 
 pub mod place;
-pub mod record;
 pub mod view;
 pub mod wallet;
 
@@ -14,6 +13,7 @@ use super::shipping;
 use crate::account::address::{AddressInput, find_address, insert_address, validate_address};
 use crate::bag::priced_bag;
 use crate::cart;
+use crate::checkout::record::{self, BillingView, open};
 use crate::error::{ApiError, ApiResult, ErrorCode, copy};
 use crate::json::StrictJson;
 use crate::session::Shopper;
@@ -21,7 +21,6 @@ use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use record::{BillingView, open};
 use serde::Deserialize;
 use std::collections::HashMap;
 use utoipa::ToSchema;

@@ -3,7 +3,6 @@
 //! charge), the result a payment redirect brings back, and the account a guest makes from the
 //! order confirmation.
 
-use super::record::{self, Opened};
 use crate::account::address::AddressInput;
 use crate::auth::{
     self,
@@ -12,6 +11,7 @@ use crate::auth::{
 use crate::bag::{decimal, priced_bag};
 use crate::checkout::orders;
 use crate::checkout::payment::{self, OrderPayment, PaymentRequest, Settled};
+use crate::checkout::record::{self, Opened};
 use crate::checkout::shipping;
 use crate::checkout::throttle;
 use crate::error::{ApiError, ApiResult, ErrorCode, copy};

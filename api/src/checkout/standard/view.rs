@@ -2,9 +2,9 @@
 //! consignment with its shipping options, billing, totals from the bag, the countries this market
 //! delivers to and the next step.
 
-use super::record::{BillingView, Opened, open};
 use crate::account::address::{AddressInput, COUNTRIES, postal_code_label};
 use crate::bag::{LineOption, decimal, priced_bag};
+use crate::checkout::record::{BillingView, Opened, open};
 use crate::checkout::shipping;
 use crate::error::ApiResult;
 use crate::session::Shopper;

@@ -3,7 +3,7 @@
 //! Place order with the wallet's token, as for every other method.
 
 use super::place::{provider, provider_unavailable};
-use super::record;
+use crate::checkout::record;
 use crate::error::{ApiError, ApiResult};
 use crate::json::StrictJson;
 use crate::payments::AppleSessionRequest;

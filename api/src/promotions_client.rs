@@ -3,7 +3,7 @@
 //! a profile request answered 408 creates the profile, a session answered 404 creates a dry-run
 //! session; every other failure is an error the caller reports as the promotions service's.
 
-use super::config::PromotionsConfig;
+use crate::config::promotions::PromotionsConfig;
 use crate::upstream;
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use reqwest::{Method, StatusCode, Url};

@@ -1,10 +1,14 @@
 //! The API's settings: everything `AppState` is built from. The CLI (`storefront api`) fills them
 //! from flags and environment variables; see docs/api.md.
 
-use crate::checkout::config::{ExpressConfig, PAYMENTS_PER_CLIENT, PENDING_LIMIT_SECS};
-use crate::mail::config::MailConfig;
+pub mod express;
+pub mod mail;
+pub mod promotions;
+
 use crate::payments::config::PaymentsConfig;
-use crate::promotions::config::PromotionsConfig;
+use express::{ExpressConfig, PAYMENTS_PER_CLIENT, PENDING_LIMIT_SECS};
+use mail::MailConfig;
+use promotions::PromotionsConfig;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -56,7 +60,7 @@ pub struct Config {
     /// The promotions engine (off unless configured; see `promotions::PromotionsConfig`).
     pub promotions: PromotionsConfig,
     /// Express (wallet) checkout and its card payment provider (off unless configured; see
-    /// `checkout::ExpressConfig`).
+    /// `express::ExpressConfig`).
     pub express: ExpressConfig,
     /// The standard checkout's payment provider (none unless configured; `storefront dev` uses
     /// the sandbox; see `payments::config`).
@@ -66,7 +70,7 @@ pub struct Config {
     pub payment_attempts_per_client: u32,
     /// A Pending order older than this is asked about at the provider and settled (reconcile).
     pub pending_order_limit_secs: i64,
-    /// Mail delivery: where the outbox goes and how failures are retried (see `mail::config`).
+    /// Mail delivery: where the outbox goes and how failures are retried (see `mail::MailConfig`).
     pub mail: MailConfig,
 }
 

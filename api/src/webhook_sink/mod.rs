@@ -1,7 +1,9 @@
 //! The webhook part of the API's state: where authenticated changes go (the `ChangeSink` the
 //! server attached, its rebuild daemon).
 
-use super::events::Change;
+pub mod events;
+
+use events::Change;
 use std::sync::{Arc, OnceLock};
 
 /// Where webhook deliveries come from.

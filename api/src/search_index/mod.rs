@@ -1,9 +1,11 @@
 //! The search service the state holds: the generator's per-market indexes, re-opened when a build
 //! publishes a new one, and the popular-search counts.
 
-use super::popular::Popular;
+pub mod popular;
+
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use ::search::{LiveIndex, MarketIndex};
+use popular::Popular;
 use std::path::Path;
 use std::sync::Arc;
 
