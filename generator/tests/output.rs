@@ -3,7 +3,7 @@
 
 use generator::output::{
     CompactError, KnownManifest, LiveView, Manifest, NewGeneration, OutputDirs, compact,
-    new_manifest, prune_except, write_atomically,
+    complete_sha1, has_every_sha1, new_manifest, prune_except, write_atomically,
 };
 use std::collections::BTreeMap;
 
