@@ -312,13 +312,15 @@ fn a_template_error_leaves_the_live_site_and_no_half_generation() {
     copy_dir(&repo().join("site-src/templates"), &templates);
     let mut opts = site.options();
     opts.templates_dir = templates.clone();
-    generator::build(&opts).unwrap();
+    generator::build(&opts, generator::BuildFrom::Export).unwrap();
     let live = site.live();
     let before = snapshot_files(&site.public());
     let page = templates.join("pages/product.html");
     let text = std::fs::read_to_string(&page).unwrap();
     std::fs::write(&page, format!("{text}{{{{ 1 / 0 }}}}")).unwrap();
-    let err = generator::build(&opts).unwrap_err().to_string();
+    let err = generator::build(&opts, generator::BuildFrom::Export)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("rendering /"), "{err}");
     assert_eq!(site.live(), live);
     assert_eq!(snapshot_files(&site.public()), before);

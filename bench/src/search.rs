@@ -310,14 +310,17 @@ impl Handover {
 }
 
 fn cold_site_build(args: &Args, export: &Path) -> Result<()> {
-    let site = generator::build(&generator::BuildOptions {
-        export_dir: export.to_path_buf(),
-        templates_dir: args.templates.clone(),
-        bundles_dir: args.bundles.clone(),
-        public_dir: args.dir.join("public"),
-        cache_dir: args.dir.join("site-cache"),
-        progress: false,
-    })
+    let site = generator::build(
+        &generator::BuildOptions {
+            export_dir: export.to_path_buf(),
+            templates_dir: args.templates.clone(),
+            bundles_dir: args.bundles.clone(),
+            public_dir: args.dir.join("public"),
+            cache_dir: args.dir.join("site-cache"),
+            progress: false,
+        },
+        generator::BuildFrom::Export,
+    )
     .context("the cold site build")?;
     let in_build = site
         .phases

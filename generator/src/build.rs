@@ -4,6 +4,7 @@
 use crate::bundles::{BundleError, Bundles};
 use crate::context::Shared;
 use crate::input_digest;
+use crate::output::spare::Spare;
 use crate::output::{
     IoError, KnownManifest, LiveTree, NewGeneration, OutputDirs, Publish, fill_missing_sha1,
     has_every_sha1, io_err, new_manifest, sha1_hex,
@@ -13,7 +14,6 @@ use crate::render::{TemplateError, Templates};
 use crate::search_index::SearchMemo;
 use crate::seo;
 use crate::site::{Digest, SiteModel};
-use crate::spare::Spare;
 use crate::sweep;
 use domain::catalog::Catalog;
 use domain::error::LoadErrors;
@@ -314,7 +314,39 @@ pub fn load(opts: &BuildOptions) -> Result<(Inputs, Templates, Bundles), BuildEr
     Ok((inputs, templates, bundles))
 }
 
-pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
+/// Where one build's inputs come from, and how it publishes.
+pub enum BuildFrom<'a> {
+    /// `storefront build`: the export, templates and bundles are read from `BuildOptions`'
+    /// directories; when they are those of the live site the build stops there, else it
+    /// publishes a full generation.
+    Export,
+    /// A daemon's build from inputs it keeps loaded (see `load`): publishes a full generation or
+    /// an overlay of the changed files, reusing what `memo` kept from the previous build and
+    /// keeping this one's.
+    Loaded {
+        inputs: &'a Inputs,
+        templates: &'a Templates,
+        bundles: &'a Bundles,
+        publish: Publish,
+        memo: &'a mut BuildMemo,
+    },
+}
+
+/// One build: the generator's only build entry point.
+pub fn build(opts: &BuildOptions, from: BuildFrom) -> Result<BuildReport, BuildError> {
+    match from {
+        BuildFrom::Export => build_export(opts),
+        BuildFrom::Loaded {
+            inputs,
+            templates,
+            bundles,
+            publish,
+            memo,
+        } => build_loaded(opts, inputs, templates, bundles, publish, memo),
+    }
+}
+
+fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     let dirs = OutputDirs {
         public: opts.public_dir.clone(),
@@ -335,7 +367,14 @@ pub fn build(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     let digested = started.elapsed();
     let (inputs, templates, bundles) = load(opts)?;
     let loaded = started.elapsed() - digested;
-    let mut report = build_loaded(opts, &inputs, &templates, &bundles)?;
+    let mut report = build_loaded(
+        opts,
+        &inputs,
+        &templates,
+        &bundles,
+        Publish::Full,
+        &mut BuildMemo::default(),
+    )?;
     report.phases.insert(0, ("load", loaded));
     report.phases.insert(0, ("digest inputs", digested));
     // Time until the new site is live, loading included (pruning afterwards is not).
@@ -364,37 +403,10 @@ fn unchanged_inputs_report(dirs: &OutputDirs, elapsed: Duration) -> BuildReport 
     }
 }
 
-/// Builds from already-loaded inputs and publishes a full generation.
-pub fn build_loaded(
-    opts: &BuildOptions,
-    inputs: &Inputs,
-    templates: &Templates,
-    bundles: &Bundles,
-) -> Result<BuildReport, BuildError> {
-    build_loaded_as(opts, inputs, templates, bundles, Publish::Full)
-}
-
 /// Builds from already-loaded inputs (daemons keep them in memory between rebuilds), publishing
-/// a full generation or, for daemons, an overlay of the changed files only (see output.rs).
-pub fn build_loaded_as(
-    opts: &BuildOptions,
-    inputs: &Inputs,
-    templates: &Templates,
-    bundles: &Bundles,
-    publish: Publish,
-) -> Result<BuildReport, BuildError> {
-    build_with_memo(
-        opts,
-        inputs,
-        templates,
-        bundles,
-        publish,
-        &mut BuildMemo::default(),
-    )
-}
-
-/// `build_loaded_as`, reusing what `memo` kept from the previous build and keeping this one's.
-pub fn build_with_memo(
+/// a full generation or, for daemons, an overlay of the changed files only (see output.rs),
+/// reusing what `memo` kept from the previous build and keeping this one's.
+fn build_loaded(
     opts: &BuildOptions,
     inputs: &Inputs,
     templates: &Templates,

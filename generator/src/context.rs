@@ -1,5 +1,7 @@
-//! Template contexts (docs/templates.md): what each page template receives. Data shared by many
-//! pages (layout slots, product cards) is converted to template values once per market.
+//! Template contexts (docs/templates.md): what each page template receives, one function per
+//! page kind, and what every page has around it (market, store, page meta, assets, chrome). Data
+//! shared by many pages (layout slots, product cards) is converted to template values once per
+//! market.
 
 use crate::bundles::Bundles;
 use crate::plan::{Page, PageKind};
@@ -7,21 +9,25 @@ use crate::render::Templates;
 use crate::seo::{self, Alternate};
 use crate::shells::SHELLS;
 use crate::site::SiteModel;
-use domain::catalog::{Catalog, Colourway, OptionKind, Price, Product};
+use crate::view::badge::badge_for;
+use crate::view::breadcrumbs::{self, Crumb};
+use crate::view::card::{card, colourway_url};
+use crate::view::facets::facets;
+use crate::view::links::localise_links;
+use crate::view::media::fallback_media;
+use crate::view::price::percent_off;
+use crate::view::text::plain_text;
+use domain::catalog::{Catalog, OptionKind};
 use domain::content::{Block, Content, listing_key};
 use domain::market::{MARKETS, Market};
 use domain::shops::ShopFinder;
-use domain::url::product_path;
 use minijinja::{Value, context};
 use serde::Serialize;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
-pub const PER_PAGE: usize = 48;
 pub const GALLERY_WIDTHS: [u32; 4] = [200, 453, 768, 1517];
-/// Swatch limits per breakpoint (xs, sm, md, xl, 2xl; lg shares md's).
-pub const SWATCH_LIMITS: [usize; 5] = [3, 4, 6, 8, 9];
 
 /// Everything contexts are built from, prepared once per build.
 pub struct Shared<'a> {
@@ -37,12 +43,6 @@ pub struct Shared<'a> {
     cards: Vec<[OnceLock<Value>; 3]>,
     /// Which markets have a content page at a slug.
     content_presence: HashMap<String, [bool; 3]>,
-}
-
-#[derive(Serialize)]
-struct Crumb {
-    name: String,
-    url: String,
 }
 
 #[derive(Serialize)]
@@ -87,117 +87,18 @@ struct PageMeta {
     breadcrumbs: Vec<Crumb>,
 }
 
-#[derive(Serialize, Clone)]
-struct BadgeView {
-    name: String,
-    text_colour: String,
-    background_colour: String,
-}
+/// The template key and value of one page kind's own context.
+type Body = (&'static str, Value);
 
-/// Red "Sale" badge: a sale item always shows it.
-fn sale_badge() -> BadgeView {
-    BadgeView {
-        name: "Sale".into(),
-        text_colour: "#ffffff".into(),
-        background_colour: "#c8102e".into(),
-    }
-}
-
-/// Badge precedence: sale, then the product's badge data, then its product_badge field, else none.
-fn badge_for(product: &Product, on_sale: bool) -> Option<BadgeView> {
-    if on_sale {
-        return Some(sale_badge());
-    }
-    if let Some(b) = &product.badge {
-        return Some(BadgeView {
-            name: b.name.clone(),
-            text_colour: b.text_colour.clone(),
-            background_colour: b.background_colour.clone(),
-        });
-    }
-    product.product_badge.as_ref().map(|name| BadgeView {
-        name: name.clone(),
-        text_colour: "#ffffff".into(),
-        background_colour: "#1d1d1b".into(),
-    })
-}
-
-/// Percent off, rounded down to two decimals: `30.76% off`, `25% off`.
-pub fn percent_off(price: &Price) -> Option<String> {
-    let sale = price.sale?;
-    let hundredths = (price.price.minor - sale.minor) * 10_000 / price.price.minor;
-    let text = if hundredths % 100 == 0 {
-        format!("{}", hundredths / 100)
-    } else if hundredths % 10 == 0 {
-        format!("{}.{}", hundredths / 100, (hundredths % 100) / 10)
-    } else {
-        format!("{}.{:02}", hundredths / 100, hundredths % 100)
-    };
-    Some(format!("{text}% off"))
-}
-
-pub(crate) fn default_colourway(product: &Product) -> usize {
-    let default_value = product
-        .option(OptionKind::Colour)
-        .and_then(|o| o.values.iter().find(|v| v.is_default))
-        .map(|v| v.id);
-    product
-        .colourways
-        .iter()
-        .position(|c| c.value_id.is_some() && c.value_id == default_value)
-        .unwrap_or(0)
-}
-
-pub(crate) fn colourway_url(market: &Market, product: &Product, way: &Colourway) -> String {
-    market.path(&product_path(product.id, &product.slug, &way.segment))
-}
-
-fn fallback_media(catalog: &Catalog, product: &Product) -> Vec<(String, String)> {
-    vec![(catalog.store.fallback_image.clone(), product.name.clone())]
-}
-
-pub(crate) fn media_of(
-    catalog: &Catalog,
-    product: &Product,
-    way: &Colourway,
-) -> Vec<(String, String)> {
-    let images: Vec<(String, String)> = way
-        .media
-        .iter()
-        .filter(|m| !m.video)
-        .map(|m| (m.src.clone(), m.alt.clone()))
-        .collect();
-    if images.is_empty() {
-        fallback_media(catalog, product)
-    } else {
-        images
-    }
-}
-
-pub(crate) fn card(catalog: &Catalog, product: &Product, market: &Market) -> serde_json::Value {
-    let mi = market.index();
-    let way = &product.colourways[default_colourway(product)];
-    let media = media_of(catalog, product, way);
-    let price = way.prices[mi];
-    let swatches: Vec<_> = product
-        .colourways
-        .iter()
-        .map(|c| json!({"label": c.label, "swatch": c.swatch, "url": colourway_url(market, product, c), "image": media_of(catalog, product, c)[0].0}))
-        .collect();
-    json!({
-        "id": product.id,
-        "name": product.name,
-        "url": colourway_url(market, product, way),
-        "image": {"src": media[0].0, "alt": media[0].1},
-        "secondary_image": media.get(1).map(|(src, alt)| json!({"src": src, "alt": alt})),
-        "badge": badge_for(product, price.sale.is_some()),
-        "price_hidden": product.is_price_hidden,
-        "price": price.price.format(),
-        "sale_price": price.sale.map(|s| s.format()),
-        "percent_off": percent_off(&price),
-        "swatches": swatches,
-        "colour_count": product.colourways.len(),
-    })
+/// What a category or collection page lists.
+struct Listing<'a> {
+    kind: &'static str,
+    id: u64,
+    name: &'a str,
+    description: &'a str,
+    /// Product indices in the listing's default order.
+    members: &'a [usize],
+    subcategories: Vec<serde_json::Value>,
 }
 
 /// A card with its markup rendered once: the same card appears on many listings and product
@@ -209,73 +110,8 @@ fn prerendered_card(templates: &Templates, mut card: serde_json::Value) -> Value
     to_value(card)
 }
 
-/// Prefixes site-relative links in content with the market path; media and asset paths stay as they are.
-pub fn localise_links(value: &serde_json::Value, market: &Market) -> serde_json::Value {
-    const LINK_KEYS: [&str; 9] = [
-        "url",
-        "link",
-        "href",
-        "buttonLink",
-        "countdownLink",
-        "imageLinkUrl",
-        "bannerLinkUrl",
-        "imageLink",
-        "invisibleAreaLink",
-    ];
-    match value {
-        serde_json::Value::Object(map) => serde_json::Value::Object(
-            map.iter()
-                .map(|(k, v)| {
-                    let v = match v {
-                        serde_json::Value::String(s)
-                            if LINK_KEYS.contains(&k.as_str()) && is_site_path(s) =>
-                        {
-                            serde_json::Value::String(market.path(s))
-                        }
-                        other => localise_links(other, market),
-                    };
-                    (k.clone(), v)
-                })
-                .collect(),
-        ),
-        serde_json::Value::Array(items) => {
-            serde_json::Value::Array(items.iter().map(|v| localise_links(v, market)).collect())
-        }
-        other => other.clone(),
-    }
-}
-
-fn is_site_path(s: &str) -> bool {
-    s.starts_with('/')
-        && !s.starts_with("//")
-        && !s.starts_with("/media/")
-        && !s.starts_with("/assets/")
-}
-
 fn blocks_value(blocks: &[Block], market: &Market) -> Value {
     to_value(crate::blocks::blocks_json(blocks, market))
-}
-
-/// Plain text of an HTML description, for meta descriptions and JSON-LD.
-pub fn plain_text(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => {
-                in_tag = false;
-                out.push(' ');
-            }
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    let decoded = domain::url::decode_quotes(&out)
-        .replace("&nbsp;", " ")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">");
-    decoded.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn custom_field_label(name: &str) -> String {
@@ -355,24 +191,37 @@ impl<'a> Shared<'a> {
         }
     }
 
+    /// The context `page`'s template renders: its kind's own values, and what every page has.
     pub fn context(&self, page: &Page) -> Value {
-        let market = &page.market;
+        let mut meta = self.default_meta(page);
+        let body = match page.kind {
+            PageKind::Home => self.home(&mut meta, &page.market),
+            PageKind::Category(ci) => self.category(&mut meta, &page.market, ci),
+            PageKind::Collection(ci) => self.collection(&mut meta, page, ci),
+            PageKind::Product { product, colourway } => {
+                self.product(&mut meta, page, product, colourway)
+            }
+            PageKind::Content(ci) => self.content_page(&mut meta, page, ci),
+            PageKind::Shell(si) => self.shell(&mut meta, si),
+            PageKind::ShopFinder => self.shop_finder(&mut meta, page),
+            PageKind::NotFound | PageKind::Error => self.error_page(&mut meta, page),
+        };
+        self.page_context(meta, &page.market, body)
+    }
+
+    /// The meta every page starts from (a home page's), with its canonical URL and alternates.
+    fn default_meta(&self, page: &Page) -> PageMeta {
         let base = &self.catalog.store.base_url;
-        let url_path = page.url_path();
         let canonical = page
             .kind
             .indexable()
-            .then(|| seo::absolute(base, &url_path));
+            .then(|| seo::absolute(base, &page.url_path()));
         let alternates = if page.kind.indexable() {
             seo::alternates(base, &page.site_path, self.presence(page))
         } else {
             Vec::new()
         };
-        let home_crumb = Crumb {
-            name: "Home".into(),
-            url: market.path("/"),
-        };
-        let mut meta = PageMeta {
+        PageMeta {
             kind: "home",
             page_type: "Home",
             layout: "default",
@@ -386,207 +235,29 @@ impl<'a> Shared<'a> {
                 description: String::new(),
                 image: None,
                 image_alt: String::new(),
-                url: canonical.clone(),
+                url: canonical,
             },
             jsonld: Vec::new(),
             noindex: !page.kind.indexable(),
             is_home: page.kind == PageKind::Home,
             breadcrumbs: Vec::new(),
-        };
+        }
+    }
+
+    /// An image URL as social cards need it: site paths made absolute, others as they are.
+    fn absolute_image(&self, src: &str) -> String {
+        if src.starts_with('/') {
+            seo::absolute(&self.catalog.store.base_url, src)
+        } else {
+            src.to_string()
+        }
+    }
+
+    /// What every page has around its kind's own values; the social card falls back to the
+    /// page's title and description, and a trail below home becomes a `BreadcrumbList`.
+    fn page_context(&self, mut meta: PageMeta, market: &Market, body: Body) -> Value {
+        let base = &self.catalog.store.base_url;
         let store_name = &self.catalog.store.name;
-        let abs_image = |src: &str| {
-            if src.starts_with('/') {
-                seo::absolute(base, src)
-            } else {
-                src.to_string()
-            }
-        };
-        let body: (&str, Value) = match page.kind {
-            PageKind::Home => {
-                let home = self.content.market(market).home.as_ref();
-                meta.title = home
-                    .map(|h| format!("{store_name} | {}", h.title))
-                    .unwrap_or_else(|| store_name.clone());
-                meta.description = home.map(|h| h.description.clone()).unwrap_or_default();
-                if let Some(h) = home {
-                    meta.og.title = h.opengraph.title.clone();
-                    meta.og.description = h.opengraph.description.clone();
-                    meta.og.image = h.opengraph.image_url.as_deref().map(abs_image);
-                    meta.og.image_alt = h.opengraph.image_alt.clone();
-                }
-                meta.jsonld.push(json!({"@context": "https://schema.org", "@type": "WebSite", "name": store_name, "url": seo::absolute(base, &market.path("/"))}));
-                (
-                    "home",
-                    to_value(json!({
-                        "title": home.map(|h| h.title.clone()).unwrap_or_default(),
-                        "description": meta.description,
-                    }))
-                    .merge_blocks(home.map(|h| blocks_value(&h.blocks, market))),
-                )
-            }
-            PageKind::Category(ci) => {
-                let cat = &self.catalog.categories[ci];
-                meta.kind = "category";
-                meta.page_type = "Category Listing Page";
-                let mut crumbs = vec![home_crumb];
-                for a in &cat.ancestors {
-                    if let Some(c) = self.catalog.category(*a) {
-                        crumbs.push(Crumb {
-                            name: c.name.clone(),
-                            url: market.path(&c.path),
-                        });
-                    }
-                }
-                crumbs.push(Crumb {
-                    name: cat.name.clone(),
-                    url: url_path.clone(),
-                });
-                meta.breadcrumbs = crumbs;
-                let subcategories: Vec<_> = cat
-                    .children
-                    .iter()
-                    .filter_map(|id| self.catalog.category(*id))
-                    .filter(|c| c.visible)
-                    .map(|c| json!({"name": c.name, "url": market.path(&c.path)}))
-                    .collect();
-                self.listing(
-                    &mut meta,
-                    page,
-                    "category",
-                    cat.id,
-                    &cat.name,
-                    &cat.description,
-                    &self.site.category_products[ci],
-                    subcategories,
-                )
-            }
-            PageKind::Collection(ci) => {
-                let col = &self.catalog.collections[ci];
-                meta.kind = "collection";
-                meta.page_type = "Collection";
-                meta.breadcrumbs = vec![
-                    home_crumb,
-                    Crumb {
-                        name: col.name.clone(),
-                        url: url_path.clone(),
-                    },
-                ];
-                self.listing(
-                    &mut meta,
-                    page,
-                    "collection",
-                    col.id,
-                    &col.name,
-                    &col.description,
-                    &self.site.collection_products[ci],
-                    Vec::new(),
-                )
-            }
-            PageKind::Product { product, colourway } => {
-                self.product(&mut meta, page, product, colourway, home_crumb)
-            }
-            PageKind::Content(ci) => {
-                let cp = &self.content.market(market).pages[ci];
-                meta.kind = "content";
-                meta.page_type = "Static Content Page";
-                meta.title = format!("{} | {store_name}", cp.title);
-                meta.description = cp.description.clone();
-                meta.og = Og {
-                    kind: "article",
-                    title: cp.opengraph.title.clone(),
-                    description: cp.opengraph.description.clone(),
-                    image: cp.opengraph.image_url.as_deref().map(abs_image),
-                    image_alt: cp.opengraph.image_alt.clone(),
-                    url: canonical.clone(),
-                };
-                meta.breadcrumbs = vec![
-                    home_crumb,
-                    Crumb {
-                        name: cp.title.clone(),
-                        url: url_path.clone(),
-                    },
-                ];
-                (
-                    "content_page",
-                    to_value(json!({"title": cp.title, "description": cp.description, "stickers": localise_links(&cp.stickers, market)})).merge_blocks(Some(blocks_value(&cp.blocks, market))),
-                )
-            }
-            PageKind::Shell(si) => {
-                let s = &SHELLS[si];
-                meta.kind = "shell";
-                meta.page_type = s.page_type;
-                meta.layout = s.layout;
-                meta.title = format!("{} | {store_name}", s.heading);
-                meta.description = s.intro.to_string();
-                (
-                    "shell",
-                    to_value(json!({"name": s.name, "heading": s.heading, "intro": s.intro})),
-                )
-            }
-            PageKind::ShopFinder => {
-                let count = self.shops.shops.len();
-                meta.kind = "shop_finder";
-                meta.page_type = "Shop Finder";
-                meta.title = format!("Shop finder | {store_name}");
-                meta.description = match count {
-                    0 => format!(
-                        "Find a {store_name} shop: addresses, opening hours and directions."
-                    ),
-                    1 => format!(
-                        "Our {store_name} shop: its address, opening hours, services such as click & collect, and directions."
-                    ),
-                    n => format!(
-                        "Find your nearest {store_name} shop: addresses, opening hours, services such as click & collect, and directions to our {n} shops."
-                    ),
-                };
-                meta.breadcrumbs = vec![
-                    home_crumb,
-                    Crumb {
-                        name: "Shop finder".into(),
-                        url: url_path.clone(),
-                    },
-                ];
-                if count > 0 {
-                    meta.jsonld.push(crate::shop_finder::jsonld(
-                        self.shops,
-                        store_name,
-                        canonical.as_deref().unwrap_or_default(),
-                    ));
-                }
-                (
-                    "shop_finder",
-                    to_value(json!({
-                        "heading": "Shop finder",
-                        "intro": "Find your nearest shop, its opening hours and how to get there.",
-                        "props": crate::shop_finder::island_props(self.shops, market),
-                    })),
-                )
-            }
-            PageKind::NotFound | PageKind::Error => {
-                let not_found = page.kind == PageKind::NotFound;
-                meta.kind = if not_found { "not_found" } else { "error" };
-                meta.page_type = if not_found { "404 Page" } else { "Error Page" };
-                let (status, title, message) = if not_found {
-                    (404, "Page not found", "This page could not be found")
-                } else {
-                    (500, "An error occured", "Please go back or try again")
-                };
-                meta.title = format!("{title} | {store_name}");
-                let links = [
-                    ("Home", "/"),
-                    ("Women", "/browse/womens"),
-                    ("Men", "/browse/mens"),
-                    ("Other Stuff", "/other-stuff"),
-                ]
-                .map(|(label, path)| json!({"label": label, "url": market.path(path)}));
-                (
-                    "error_page",
-                    to_value(
-                        json!({"status": status, "title": title, "message": message, "links": links}),
-                    ),
-                )
-            }
-        };
         if meta.og.title.is_empty() {
             meta.og.title = meta.title.clone();
             meta.og.description = meta.description.clone();
@@ -617,19 +288,91 @@ impl<'a> Shared<'a> {
         Value::from_object(ctx)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn listing(
-        &self,
-        meta: &mut PageMeta,
-        page: &Page,
-        kind: &str,
-        id: u64,
-        name: &str,
-        description: &str,
-        members: &[usize],
-        subcategories: Vec<serde_json::Value>,
-    ) -> (&'static str, Value) {
-        let market = &page.market;
+    fn home(&self, meta: &mut PageMeta, market: &Market) -> Body {
+        let base = &self.catalog.store.base_url;
+        let store_name = &self.catalog.store.name;
+        let home = self.content.market(market).home.as_ref();
+        meta.title = home
+            .map(|h| format!("{store_name} | {}", h.title))
+            .unwrap_or_else(|| store_name.clone());
+        meta.description = home.map(|h| h.description.clone()).unwrap_or_default();
+        if let Some(h) = home {
+            meta.og.title = h.opengraph.title.clone();
+            meta.og.description = h.opengraph.description.clone();
+            meta.og.image = h
+                .opengraph
+                .image_url
+                .as_deref()
+                .map(|src| self.absolute_image(src));
+            meta.og.image_alt = h.opengraph.image_alt.clone();
+        }
+        meta.jsonld.push(json!({"@context": "https://schema.org", "@type": "WebSite", "name": store_name, "url": seo::absolute(base, &market.path("/"))}));
+        (
+            "home",
+            to_value(json!({
+                "title": home.map(|h| h.title.clone()).unwrap_or_default(),
+                "description": meta.description,
+            }))
+            .merge_blocks(home.map(|h| blocks_value(&h.blocks, market))),
+        )
+    }
+
+    fn category(&self, meta: &mut PageMeta, market: &Market, ci: usize) -> Body {
+        let cat = &self.catalog.categories[ci];
+        meta.kind = "category";
+        meta.page_type = "Category Listing Page";
+        meta.breadcrumbs = breadcrumbs::category_trail(self.catalog, market, cat);
+        let subcategories: Vec<_> = cat
+            .children
+            .iter()
+            .filter_map(|id| self.catalog.category(*id))
+            .filter(|c| c.visible)
+            .map(|c| json!({"name": c.name, "url": market.path(&c.path)}))
+            .collect();
+        self.listing(
+            meta,
+            market,
+            Listing {
+                kind: "category",
+                id: cat.id,
+                name: &cat.name,
+                description: &cat.description,
+                members: &self.site.category_products[ci],
+                subcategories,
+            },
+        )
+    }
+
+    fn collection(&self, meta: &mut PageMeta, page: &Page, ci: usize) -> Body {
+        let col = &self.catalog.collections[ci];
+        meta.kind = "collection";
+        meta.page_type = "Collection";
+        meta.breadcrumbs = breadcrumbs::below_home(&page.market, &col.name, page.url_path());
+        self.listing(
+            meta,
+            &page.market,
+            Listing {
+                kind: "collection",
+                id: col.id,
+                name: &col.name,
+                description: &col.description,
+                members: &self.site.collection_products[ci],
+                subcategories: Vec::new(),
+            },
+        )
+    }
+
+    /// A category's or collection's page: its first page of cards, facets and paging, which the
+    /// listing island takes over.
+    fn listing(&self, meta: &mut PageMeta, market: &Market, listing: Listing) -> Body {
+        let Listing {
+            kind,
+            id,
+            name,
+            description,
+            members,
+            subcategories,
+        } = listing;
         let mi = market.index();
         meta.title = format!("{name} | {}", self.catalog.store.name);
         meta.description = if description.is_empty() {
@@ -638,19 +381,18 @@ impl<'a> Shared<'a> {
             plain_text(description)
         };
         let total = members.len();
-        let first_page: Vec<Value> = members
+        let pages = search::page_count(total);
+        let first_page: Vec<Value> = search::first_page(members)
             .iter()
-            .take(PER_PAGE)
             .map(|&pi| self.card(pi, mi))
             .collect();
         let facets = facets(self.catalog, members);
         // The listing island hydrates the first page from these: the same cards, raw (no `html`).
-        let first_cards: Vec<serde_json::Value> = members
+        let first_cards: Vec<serde_json::Value> = search::first_page(members)
             .iter()
-            .take(PER_PAGE)
             .map(|&pi| card(self.catalog, &self.catalog.products[pi], market))
             .collect();
-        let props = json!({"kind": kind, "id": id, "market": market.code, "total": total, "page": 1, "pages": total.div_ceil(PER_PAGE).max(1), "sort": "featured", "facets": facets, "products": first_cards});
+        let props = json!({"kind": kind, "id": id, "market": market.code, "total": total, "page": 1, "pages": pages, "sort": "featured", "facets": facets, "products": first_cards});
         let header = self
             .content
             .market(market)
@@ -666,8 +408,8 @@ impl<'a> Shared<'a> {
             header => to_value(header),
             total => total,
             page => 1,
-            pages => total.div_ceil(PER_PAGE).max(1),
-            per_page => PER_PAGE,
+            pages => pages,
+            per_page => search::PER_PAGE,
             sort => "featured",
             products => first_page,
             subcategories => to_value(subcategories),
@@ -676,15 +418,7 @@ impl<'a> Shared<'a> {
         };
         ("listing", ctx)
     }
-
-    fn product(
-        &self,
-        meta: &mut PageMeta,
-        page: &Page,
-        pi: usize,
-        wi: usize,
-        home_crumb: Crumb,
-    ) -> (&'static str, Value) {
+    fn product(&self, meta: &mut PageMeta, page: &Page, pi: usize, wi: usize) -> Body {
         let market = &page.market;
         let mi = market.index();
         let catalog = self.catalog;
@@ -700,18 +434,10 @@ impl<'a> Shared<'a> {
         } else {
             description.clone()
         };
-        let mut crumbs = vec![home_crumb];
-        if let Some(ci) = self.site.primary_category[pi] {
-            let cat = &catalog.categories[ci];
-            for id in cat.ancestors.iter().chain(std::iter::once(&cat.id)) {
-                if let Some(c) = catalog.category(*id) {
-                    crumbs.push(Crumb {
-                        name: c.name.clone(),
-                        url: market.path(&c.path),
-                    });
-                }
-            }
-        }
+        let mut crumbs = match self.site.primary_category[pi] {
+            Some(ci) => breadcrumbs::category_trail(catalog, market, &catalog.categories[ci]),
+            None => vec![breadcrumbs::home(market)],
+        };
         crumbs.push(Crumb {
             name: product.name.clone(),
             url: page.url_path(),
@@ -736,18 +462,11 @@ impl<'a> Shared<'a> {
                 json!({"src": src, "alt": alt, "video": video, "srcset": srcset, "sizes": "(min-width: 768px) 50vw, 100vw"})
             })
             .collect();
-        let base = &catalog.store.base_url;
         let canonical = meta.canonical.clone().unwrap_or_default();
         let images: Vec<String> = media
             .iter()
             .filter(|m| !m.0)
-            .map(|m| {
-                if m.1.starts_with('/') {
-                    seo::absolute(base, &m.1)
-                } else {
-                    m.1.clone()
-                }
-            })
+            .map(|m| self.absolute_image(&m.1))
             .collect();
         meta.og = Og {
             kind: "product",
@@ -855,33 +574,104 @@ impl<'a> Shared<'a> {
         };
         ("product", ctx)
     }
-}
 
-/// Colour and size facet counts over a listing's products: how many products offer each value.
-pub fn facets(catalog: &Catalog, members: &[usize]) -> serde_json::Value {
-    let mut colours: BTreeMap<String, (Option<String>, usize)> = BTreeMap::new();
-    let mut sizes: Vec<(String, usize)> = Vec::new();
-    for &pi in members {
-        let p = &catalog.products[pi];
-        for c in &p.colourways {
-            let e = colours
-                .entry(c.label.clone())
-                .or_insert((c.swatch.clone(), 0));
-            e.1 += 1;
-        }
-        if let Some(o) = p.option(OptionKind::Size) {
-            for v in &o.values {
-                match sizes.iter_mut().find(|(l, _)| *l == v.label) {
-                    Some(e) => e.1 += 1,
-                    None => sizes.push((v.label.clone(), 1)),
-                }
-            }
-        }
+    fn content_page(&self, meta: &mut PageMeta, page: &Page, ci: usize) -> Body {
+        let market = &page.market;
+        let cp = &self.content.market(market).pages[ci];
+        meta.kind = "content";
+        meta.page_type = "Static Content Page";
+        meta.title = format!("{} | {}", cp.title, self.catalog.store.name);
+        meta.description = cp.description.clone();
+        meta.og = Og {
+            kind: "article",
+            title: cp.opengraph.title.clone(),
+            description: cp.opengraph.description.clone(),
+            image: cp
+                .opengraph
+                .image_url
+                .as_deref()
+                .map(|src| self.absolute_image(src)),
+            image_alt: cp.opengraph.image_alt.clone(),
+            url: meta.canonical.clone(),
+        };
+        meta.breadcrumbs = breadcrumbs::below_home(market, &cp.title, page.url_path());
+        (
+            "content_page",
+            to_value(json!({"title": cp.title, "description": cp.description, "stickers": localise_links(&cp.stickers, market)})).merge_blocks(Some(blocks_value(&cp.blocks, market))),
+        )
     }
-    json!({
-        "colours": colours.into_iter().map(|(label, (swatch, count))| json!({"label": label, "swatch": swatch, "count": count})).collect::<Vec<_>>(),
-        "sizes": sizes.into_iter().map(|(label, count)| json!({"label": label, "count": count})).collect::<Vec<_>>(),
-    })
+
+    /// A client-side screen's page (`SHELLS`): its copy, and the island that draws the rest.
+    fn shell(&self, meta: &mut PageMeta, si: usize) -> Body {
+        let s = &SHELLS[si];
+        meta.kind = "shell";
+        meta.page_type = s.page_type;
+        meta.layout = s.layout;
+        meta.title = format!("{} | {}", s.heading, self.catalog.store.name);
+        meta.description = s.intro.to_string();
+        (
+            "shell",
+            to_value(json!({"name": s.name, "heading": s.heading, "intro": s.intro})),
+        )
+    }
+
+    fn shop_finder(&self, meta: &mut PageMeta, page: &Page) -> Body {
+        let market = &page.market;
+        let store_name = &self.catalog.store.name;
+        let count = self.shops.shops.len();
+        meta.kind = "shop_finder";
+        meta.page_type = "Shop Finder";
+        meta.title = format!("Shop finder | {store_name}");
+        meta.description = match count {
+            0 => format!("Find a {store_name} shop: addresses, opening hours and directions."),
+            1 => format!(
+                "Our {store_name} shop: its address, opening hours, services such as click & collect, and directions."
+            ),
+            n => format!(
+                "Find your nearest {store_name} shop: addresses, opening hours, services such as click & collect, and directions to our {n} shops."
+            ),
+        };
+        meta.breadcrumbs = breadcrumbs::below_home(market, "Shop finder", page.url_path());
+        if count > 0 {
+            meta.jsonld.push(crate::shop_finder::jsonld(
+                self.shops,
+                store_name,
+                meta.canonical.as_deref().unwrap_or_default(),
+            ));
+        }
+        (
+            "shop_finder",
+            to_value(json!({
+                "heading": "Shop finder",
+                "intro": "Find your nearest shop, its opening hours and how to get there.",
+                "props": crate::shop_finder::island_props(self.shops, market),
+            })),
+        )
+    }
+
+    /// The 404 and error pages: a message and links back into the shop.
+    fn error_page(&self, meta: &mut PageMeta, page: &Page) -> Body {
+        let not_found = page.kind == PageKind::NotFound;
+        meta.kind = if not_found { "not_found" } else { "error" };
+        meta.page_type = if not_found { "404 Page" } else { "Error Page" };
+        let (status, title, message) = if not_found {
+            (404, "Page not found", "This page could not be found")
+        } else {
+            (500, "An error occured", "Please go back or try again")
+        };
+        meta.title = format!("{title} | {}", self.catalog.store.name);
+        let links = [
+            ("Home", "/"),
+            ("Women", "/browse/womens"),
+            ("Men", "/browse/mens"),
+            ("Other Stuff", "/other-stuff"),
+        ]
+        .map(|(label, path)| json!({"label": label, "url": page.market.path(path)}));
+        (
+            "error_page",
+            to_value(json!({"status": status, "title": title, "message": message, "links": links})),
+        )
+    }
 }
 
 /// Layout slots for a market with links prefixed; null where a slot is missing. Logs the
@@ -917,58 +707,4 @@ impl MergeBlocks for Value {
 /// Converts any serialisable value into a template value.
 fn to_value<T: Serialize>(value: T) -> Value {
     Value::from(minijinja::value::Serde(value))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use domain::market::Currency;
-    use domain::money::Money;
-
-    fn price(list: i64, sale: Option<i64>) -> Price {
-        Price {
-            price: Money::new(list, Currency::Gbp),
-            sale: sale.map(|s| Money::new(s, Currency::Gbp)),
-        }
-    }
-
-    #[test]
-    fn percent_off_rounds_down_to_two_decimals() {
-        assert_eq!(
-            percent_off(&price(6500, Some(4500))).as_deref(),
-            Some("30.76% off")
-        );
-        assert_eq!(
-            percent_off(&price(4000, Some(3000))).as_deref(),
-            Some("25% off")
-        );
-        assert_eq!(
-            percent_off(&price(3000, Some(2850))).as_deref(),
-            Some("5% off")
-        );
-        assert_eq!(
-            percent_off(&price(2000, Some(1990))).as_deref(),
-            Some("0.5% off")
-        );
-        assert_eq!(percent_off(&price(4000, None)), None);
-    }
-
-    #[test]
-    fn links_get_the_market_prefix_but_media_does_not() {
-        let v = json!({"url": "/browse/womens", "image": {"url": "/media/a.svg"}, "links": [{"link": "/about-us"}, {"link": "https://x.example/"}], "text": "/not-a-link"});
-        let out = localise_links(&v, &domain::market::EU);
-        assert_eq!(out["url"], "/eu/browse/womens");
-        assert_eq!(out["image"]["url"], "/media/a.svg");
-        assert_eq!(out["links"][0]["link"], "/eu/about-us");
-        assert_eq!(out["links"][1]["link"], "https://x.example/");
-        assert_eq!(out["text"], "/not-a-link");
-    }
-
-    #[test]
-    fn plain_text_strips_tags_and_decodes_quotes() {
-        assert_eq!(
-            plain_text("<p>It&#39;s a <b>tiered</b> midi.</p>"),
-            "It's a tiered midi."
-        );
-    }
 }

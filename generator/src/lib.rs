@@ -19,10 +19,8 @@ pub mod seo;
 pub mod shells;
 pub mod shop_finder;
 pub mod site;
-pub mod spare;
 pub mod sweep;
+pub mod view;
 
-pub use build::{
-    BuildError, BuildMemo, BuildOptions, BuildReport, build, build_loaded_as, build_with_memo,
-};
+pub use build::{BuildError, BuildFrom, BuildMemo, BuildOptions, BuildReport, build};
 pub use output::{LiveView, Publish};

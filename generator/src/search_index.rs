@@ -2,8 +2,9 @@
 //! searchable text, listing attributes and the product card) and updates the per-market index
 //! under `{cache}/search`, incrementally and atomically (see the `search` crate).
 
-use crate::context::{card, colourway_url, default_colourway, media_of};
 use crate::site::SiteModel;
+use crate::view::card::{card, colourway_url, default_colourway};
+use crate::view::media::media_of;
 use domain::catalog::{Catalog, OptionKind};
 use domain::content::Content;
 use domain::market::{MARKETS, Market};

@@ -42,7 +42,7 @@ pub fn digest_of<T: serde::Serialize>(value: &T) -> Digest {
 fn card_digest(catalog: &Catalog, product: &Product) -> Digest {
     let mut hasher = blake3::Hasher::new();
     for market in &MARKETS {
-        let card = crate::context::card(catalog, product, market);
+        let card = crate::view::card::card(catalog, product, market);
         serde_json::to_writer(HashWriter(&mut hasher), &card).expect("cards serialise");
     }
     *hasher.finalize().as_bytes()

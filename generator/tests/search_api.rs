@@ -267,7 +267,7 @@ async fn listing_filters_sorts_and_counts(backend: Backend) {
     assert_eq!(ids, want);
     assert_eq!(
         body["facets"],
-        generator::context::facets(&catalog, &site.category_products[ci])
+        generator::view::facets::facets(&catalog, &site.category_products[ci])
     );
     assert_eq!(body["sort"], "featured");
 

@@ -238,7 +238,7 @@ fn unfiltered_listing_matches_the_static_first_page_and_facets() {
         // The API's unfiltered facet counts equal the static page's.
         assert_eq!(
             serde_json::to_value(&page.facets).unwrap(),
-            generator::context::facets(&catalog, members)
+            generator::view::facets::facets(&catalog, members)
         );
     }
 }

@@ -13,6 +13,8 @@ pub mod text;
 
 pub use listing::{Facets, ListingIndex, ListingPage, PageOutOfRange};
 pub use live::{LiveIndex, MarketIndex, SEARCH_HITS, SearchHit};
-pub use params::{Filters, ListingParams, MAX_QUERY_CHARS, PER_PAGE, ParamError, Sort};
+pub use params::{
+    Filters, ListingParams, MAX_QUERY_CHARS, PER_PAGE, ParamError, Sort, first_page, page_count,
+};
 pub use record::{ColourwayRecord, ProductRecord};
 pub use store::{IndexError, MarketUpdate, live_generation, update_market, update_market_with};

@@ -3,7 +3,7 @@
 //! facet's counts apply every other filter but its own, so choosing Black still shows how many
 //! products come in Navy.
 
-use crate::params::{Filters, PER_PAGE, Sort};
+use crate::params::{Filters, PER_PAGE, Sort, page_count};
 use crate::record::ProductRecord;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -240,7 +240,7 @@ impl ListingIndex {
             .collect();
         let facets = self.facets_masked(scope, &masks);
         let total = matching.len();
-        let pages = total.div_ceil(PER_PAGE).max(1);
+        let pages = page_count(total);
         if page == 0 || page > pages {
             return Err(PageOutOfRange { page, pages });
         }

@@ -7,6 +7,16 @@ use serde::Serialize;
 /// 48 products per page.
 pub const PER_PAGE: usize = 48;
 
+/// How many pages a listing of `total` products has: an empty listing still has its one page.
+pub fn page_count(total: usize) -> usize {
+    total.div_ceil(PER_PAGE).max(1)
+}
+
+/// The products of a listing's first page (in its default order), which its static page prints.
+pub fn first_page<T>(members: &[T]) -> &[T] {
+    &members[..members.len().min(PER_PAGE)]
+}
+
 /// Longest search text accepted; longer queries are refused (400), not silently cut.
 pub const MAX_QUERY_CHARS: usize = 200;
 

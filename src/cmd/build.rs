@@ -56,7 +56,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
     if args.stats_json {
         opts.progress = false;
     }
-    let report = generator::build(&opts)?;
+    let report = generator::build(&opts, generator::BuildFrom::Export)?;
     if args.stats_json {
         let stats = serde_json::json!({
             "pages": report.pages,

@@ -38,7 +38,7 @@ impl Site {
     }
 
     pub fn build(&self) -> Result<BuildReport, generator::BuildError> {
-        generator::build(&self.options())
+        generator::build(&self.options(), generator::BuildFrom::Export)
     }
 
     pub fn read(&self, url_path: &str) -> String {

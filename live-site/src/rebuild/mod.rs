@@ -19,7 +19,7 @@ use export::source::{self, FreshSource};
 use generator::bundles::Bundles;
 use generator::output::{OutputDirs, compact, prune_except};
 use generator::render::Templates;
-use generator::{BuildMemo, BuildOptions, LiveView, Publish};
+use generator::{BuildFrom, BuildMemo, BuildOptions, LiveView, Publish};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::PathBuf;
@@ -371,13 +371,15 @@ fn prepare(opts: &BuildOptions) -> anyhow::Result<Prepared> {
         generator::build::load(opts).map_err(|e| anyhow::anyhow!("{e}"))?;
     let model = SourceModel::read(&opts.export_dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut memo = BuildMemo::default();
-    let report = generator::build_with_memo(
+    let report = generator::build(
         opts,
-        &inputs,
-        &templates,
-        &bundles,
-        Publish::Full,
-        &mut memo,
+        BuildFrom::Loaded {
+            inputs: &inputs,
+            templates: &templates,
+            bundles: &bundles,
+            publish: Publish::Full,
+            memo: &mut memo,
+        },
     )
     .map_err(|e| anyhow::anyhow!("{e}"))?;
     println!("built: {}", report.summary());
@@ -726,13 +728,15 @@ impl Worker {
             // Templates, bundles or media may have changed: nothing derived before still holds.
             self.memo = BuildMemo::default();
         }
-        let report = generator::build_with_memo(
+        let report = generator::build(
             &self.opts,
-            &inputs,
-            templates.as_ref().unwrap_or(&self.templates),
-            bundles.as_ref().unwrap_or(&self.bundles),
-            Publish::Overlay,
-            &mut self.memo,
+            BuildFrom::Loaded {
+                inputs: &inputs,
+                templates: templates.as_ref().unwrap_or(&self.templates),
+                bundles: bundles.as_ref().unwrap_or(&self.bundles),
+                publish: Publish::Overlay,
+                memo: &mut self.memo,
+            },
         )
         .map_err(|e| errors_text(&e))?;
         status.phases_ms.extend(

@@ -1,0 +1,23 @@
+//! A colourway's images, with the store's fallback image when it has none.
+
+use domain::catalog::{Catalog, Colourway, Product};
+
+/// The store's fallback image, described by the product's name: `(src, alt)`.
+pub fn fallback_media(catalog: &Catalog, product: &Product) -> Vec<(String, String)> {
+    vec![(catalog.store.fallback_image.clone(), product.name.clone())]
+}
+
+/// The colourway's images (videos left out) as `(src, alt)`, never empty.
+pub fn media_of(catalog: &Catalog, product: &Product, way: &Colourway) -> Vec<(String, String)> {
+    let images: Vec<(String, String)> = way
+        .media
+        .iter()
+        .filter(|m| !m.video)
+        .map(|m| (m.src.clone(), m.alt.clone()))
+        .collect();
+    if images.is_empty() {
+        fallback_media(catalog, product)
+    } else {
+        images
+    }
+}
