@@ -29,12 +29,12 @@ async fn killing_the_rebuild_leader_hands_the_lead_to_the_stand_by() {
     let export = common::sample_export();
     let (addr_a, addr_b) = (free_addr(), free_addr());
 
-    let mut leader = Process::serve(dir.path(), "a", &addr_a, &export, &schema.url);
+    let mut leader = Process::serve(dir.path(), "a", &addr_a, &export, &schema.url, &[]);
     leader
         .wait_for_log("this host leads the rebuilds and deploys")
         .await;
     leader.wait_for_200(&addr_a, "/").await;
-    let standby = Process::serve(dir.path(), "b", &addr_b, &export, &schema.url);
+    let standby = Process::serve(dir.path(), "b", &addr_b, &export, &schema.url, &[]);
     standby.wait_for_log("standing by until it stops").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(

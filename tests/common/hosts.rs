@@ -16,14 +16,16 @@ pub struct Process {
 }
 
 impl Process {
-    /// Runs `storefront {args}` from the repository, its output in `{dir}/{name}.log`.
-    pub fn start(dir: &Path, name: &str, args: &[&str]) -> Process {
+    /// Runs `storefront {args}` from the repository with only the catalog webhook secret and
+    /// `env` in its environment, its output in `{dir}/{name}.log`.
+    pub fn start(dir: &Path, name: &str, args: &[&str], env: &[(&str, &str)]) -> Process {
         let log = dir.join(format!("{name}.log"));
         let out = std::fs::File::create(&log).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_storefront"))
             .current_dir(super::repo())
             .env_clear()
             .env("API_CATALOG_WEBHOOK_SECRET", CATALOG_SECRET)
+            .envs(env.iter().copied())
             .args(args)
             .stdout(out.try_clone().unwrap())
             .stderr(out)
@@ -34,7 +36,14 @@ impl Process {
     }
 
     /// `storefront serve` of `export` with its own cache and output under `dir`.
-    pub fn serve(dir: &Path, name: &str, addr: &str, export: &Path, database_url: &str) -> Process {
+    pub fn serve(
+        dir: &Path,
+        name: &str,
+        addr: &str,
+        export: &Path,
+        database_url: &str,
+        env: &[(&str, &str)],
+    ) -> Process {
         let cache = dir.join(format!("{name}-cache"));
         let public = dir.join(format!("{name}-public"));
         let (export, cache, public) = (path(export), path(&cache), path(&public));
@@ -54,6 +63,7 @@ impl Process {
                 "--database-url",
                 database_url,
             ],
+            env,
         )
     }
 
@@ -170,6 +180,17 @@ impl Browser {
         path: &str,
         body: Option<serde_json::Value>,
     ) -> (u16, serde_json::Value) {
+        self.send_with(method, path, body, &[]).await
+    }
+
+    /// Sends a request with `extra` headers (an `Idempotency-Key`, say).
+    pub async fn send_with(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<serde_json::Value>,
+        extra: &[(&str, &str)],
+    ) -> (u16, serde_json::Value) {
         let body = body.map(|b| b.to_string()).unwrap_or_default();
         let cookies: Vec<String> = self
             .cookies
@@ -184,6 +205,7 @@ impl Browser {
         if !cookie.is_empty() {
             headers.push(("Cookie", &cookie));
         }
+        headers.extend_from_slice(extra);
         let addr = self.addr.parse().unwrap();
         let reply = super::raw_request(addr, method, path, &headers, body.as_bytes()).await;
         for (name, value) in &reply.headers {
