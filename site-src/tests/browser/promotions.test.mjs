@@ -93,6 +93,9 @@ describe('promotions sync when the bag opens', { skip: problem ?? false }, () =>
       engine.release();
       await page.waitForFunction(() => document.querySelector('.header-action--bag')?.getAttribute('aria-disabled') === null);
       await page.waitForFunction((was) => document.querySelector('[role=dialog] [data-subtotal]')?.textContent !== was, before);
+      // After the sync the bag reloads its lines (their live stock), and Checkout stays disabled
+      // while that load runs: it comes back when the load ends.
+      await page.waitForFunction((button) => !button.disabled, await checkout.elementHandle());
       assert.equal(await checkout.isDisabled(), false, 'Checkout is back');
       const money = (text) => Number(text.replace(/[^0-9.]/g, ''));
       const after = await bag.locator('[data-subtotal]').innerText();
