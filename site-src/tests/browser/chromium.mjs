@@ -161,12 +161,37 @@ export async function axeViolationsInPage(page) {
 }
 
 /**
- * Scrolls each island into view (those below the fold hydrate when visible), waits up to
- * `timeout` ms for all to hydrate, and returns each as `Name#id=true|pending`.
+ * Waits until the page has stopped sending the visitor on: a page that redirects on the client (a
+ * checkout step without a cart goes home) has loaded its successor, and the address then stayed
+ * the same for `quietMs`. Checks made before that would run against a page being torn down.
+ */
+export async function settled(page, quietMs = 500, timeout = 15_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const before = page.url();
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(quietMs);
+    if (page.url() === before) return page.waitForLoadState('load');
+    if (Date.now() > deadline) throw new Error(`the page kept moving on (now at ${page.url()}) for ${timeout} ms`);
+  }
+}
+
+/**
+ * Once the page has `settled`, scrolls each island into view (those below the fold hydrate when
+ * visible), waits up to `timeout` ms for all to hydrate, and returns each as `Name#id=true|pending`.
  */
 export async function hydrateAll(page, timeout = 15_000) {
+  await settled(page);
   const count = await page.locator('[data-island]').count();
-  for (let i = 0; i < count; i += 1) await page.locator('[data-island]').nth(i).scrollIntoViewIfNeeded();
+  for (let i = 0; i < count; i += 1) {
+    const island = page.locator('[data-island]').nth(i);
+    // Playwright's scroll waits for the island to stand still; one that never does (a moving
+    // ticker) is scrolled to by the DOM instead, then given two frames for its observer to see it.
+    await island.scrollIntoViewIfNeeded({ timeout: 3_000 }).catch(async () => {
+      await island.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    });
+  }
   await page
     .waitForFunction(() => Array.from(document.querySelectorAll('[data-island]')).every((el) => el.hasAttribute('data-hydrated')), undefined, { timeout })
     .catch(() => {});
