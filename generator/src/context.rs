@@ -3,6 +3,8 @@
 //! shared by many pages (layout slots, product cards) is converted to template values once per
 //! market.
 
+mod product_parts;
+
 use crate::bundles::Bundles;
 use crate::plan::{Page, PageKind};
 use crate::render::Templates;
@@ -22,6 +24,7 @@ use domain::content::{Block, Content, listing_key};
 use domain::market::{MARKETS, Market};
 use domain::shops::ShopFinder;
 use minijinja::{Value, context};
+use product_parts::ProductParts;
 use serde::Serialize;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -43,6 +46,8 @@ pub struct Shared<'a> {
     cards: Vec<[OnceLock<Value>; 3]>,
     /// Which markets have a content page at a slug.
     content_presence: HashMap<String, [bool; 3]>,
+    /// This build's own number: the key of the product parts a worker keeps (`product_parts`).
+    serial: u64,
 }
 
 #[derive(Serialize)]
@@ -161,6 +166,7 @@ impl<'a> Shared<'a> {
             templates,
             cards,
             content_presence,
+            serial: product_parts::next_build_serial(),
         }
     }
 
@@ -428,16 +434,15 @@ impl<'a> Shared<'a> {
         meta.kind = "product";
         meta.page_type = "Product Details Page";
         meta.title = format!("{} in {} | {}", product.name, way.label, catalog.store.name);
-        let description = plain_text(&product.description_html);
+        let parts =
+            product_parts::parts_for((self.serial, pi, mi), || self.product_parts(pi, market));
+        let description = parts.description.clone();
         meta.description = if description.is_empty() {
             format!("{} in {}.", product.name, way.label)
         } else {
             description.clone()
         };
-        let mut crumbs = match self.site.primary_category[pi] {
-            Some(ci) => breadcrumbs::category_trail(catalog, market, &catalog.categories[ci]),
-            None => vec![breadcrumbs::home(market)],
-        };
+        let mut crumbs = parts.trail.clone();
         crumbs.push(Crumb {
             name: product.name.clone(),
             url: page.url_path(),
@@ -516,19 +521,20 @@ impl<'a> Shared<'a> {
         } else {
             "Colour"
         };
-        let options_props = json!({
-            "productId": product.id,
-            "name": product.name,
-            "styleCode": product.style_code,
-            "isGiftCard": product.is_gift_card,
-            "colourLabel": colour_label,
-            "colours": product.colourways.iter().enumerate().map(|(i, c)| json!({"label": c.label, "url": colourway_url(market, product, c), "valueId": c.value_id, "swatch": c.swatch, "selected": i == wi})).collect::<Vec<_>>(),
-            "sizes": option_values(OptionKind::Size),
-            "lengths": option_values(OptionKind::Length),
-            "variants": product.variants.iter().map(|v| json!({"id": v.id, "colour": v.colour, "size": v.size, "length": v.length, "purchasable": !v.purchasing_disabled})).collect::<Vec<_>>(),
-            "colourValueId": way.value_id,
-            "sizeGuideUrl": market.path("/size-guide"),
-        });
+        let colours: Vec<_> = product.colourways.iter().enumerate().map(|(i, c)| json!({"label": c.label, "url": colourway_url(market, product, c), "valueId": c.value_id, "swatch": c.swatch, "selected": i == wi})).collect();
+        let options_props: BTreeMap<&str, Value> = BTreeMap::from([
+            ("productId", Value::from(product.id)),
+            ("name", to_value(&product.name)),
+            ("styleCode", to_value(&product.style_code)),
+            ("isGiftCard", Value::from(product.is_gift_card)),
+            ("colourLabel", Value::from(colour_label)),
+            ("colours", to_value(colours)),
+            ("sizes", to_value(option_values(OptionKind::Size))),
+            ("lengths", to_value(option_values(OptionKind::Length))),
+            ("variants", parts.variants.clone()),
+            ("colourValueId", to_value(way.value_id)),
+            ("sizeGuideUrl", Value::from(market.path("/size-guide"))),
+        ]);
         // A size or length whose variant costs something other than the colourway's price (its
         // lowest): the page carries that price, shown once the shopper chooses it (size or length
         // recompute the price).
@@ -543,11 +549,6 @@ impl<'a> Shared<'a> {
             })
             .collect();
         let on_sale = price.sale.is_some();
-        let cards = |list: &[usize]| {
-            list.iter()
-                .map(|&r| self.card(r, mi))
-                .collect::<Vec<Value>>()
-        };
         let ctx = context! {
             id => product.id,
             name => product.name.clone(),
@@ -564,15 +565,40 @@ impl<'a> Shared<'a> {
             colour => context! { label => way.label.clone(), segment => way.segment.clone() },
             colour_label => if product.is_gift_card { "Design" } else { "Colour" },
             gallery => to_value(gallery),
-            options_props => to_value(options_props),
-            custom_fields => to_value(product.custom_fields.iter().map(|f| json!({"name": f.name, "label": custom_field_label(&f.name), "value": f.value})).collect::<Vec<_>>()),
-            modifiers => to_value(product.modifiers.iter().filter(|m| m.kind != "hidden").map(|m| json!({"id": m.id, "display_name": m.display_name, "kind": m.kind, "required": m.required})).collect::<Vec<_>>()),
-            recommendations => cards(&self.site.recommendations[pi]),
-            complete_the_look => cards(&self.site.complete_the_look[pi]),
+            options_props => Value::from_object(options_props),
+            custom_fields => parts.custom_fields.clone(),
+            modifiers => parts.modifiers.clone(),
+            recommendations => parts.recommendations.clone(),
+            complete_the_look => parts.complete_the_look.clone(),
             size_guide_url => market.path("/size-guide"),
             widget_locale => market.widget_locale,
         };
         ("product", ctx)
+    }
+
+    /// What `product`'s pages in `market` share, whatever their colourway.
+    fn product_parts(&self, pi: usize, market: &Market) -> ProductParts {
+        let catalog = self.catalog;
+        let product = &catalog.products[pi];
+        let cards = |list: &[usize]| {
+            Value::from(
+                list.iter()
+                    .map(|&r| self.card(r, market.index()))
+                    .collect::<Vec<Value>>(),
+            )
+        };
+        ProductParts {
+            description: plain_text(&product.description_html),
+            trail: match self.site.primary_category[pi] {
+                Some(ci) => breadcrumbs::category_trail(catalog, market, &catalog.categories[ci]),
+                None => vec![breadcrumbs::home(market)],
+            },
+            custom_fields: to_value(product.custom_fields.iter().map(|f| json!({"name": f.name, "label": custom_field_label(&f.name), "value": f.value})).collect::<Vec<_>>()),
+            modifiers: to_value(product.modifiers.iter().filter(|m| m.kind != "hidden").map(|m| json!({"id": m.id, "display_name": m.display_name, "kind": m.kind, "required": m.required})).collect::<Vec<_>>()),
+            variants: to_value(product.variants.iter().map(|v| json!({"id": v.id, "colour": v.colour, "size": v.size, "length": v.length, "purchasable": !v.purchasing_disabled})).collect::<Vec<_>>()),
+            recommendations: cards(&self.site.recommendations[pi]),
+            complete_the_look: cards(&self.site.complete_the_look[pi]),
+        }
     }
 
     fn content_page(&self, meta: &mut PageMeta, page: &Page, ci: usize) -> Body {

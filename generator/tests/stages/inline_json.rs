@@ -11,3 +11,15 @@ fn markup_characters_are_escaped_and_the_value_survives() {
     let back: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(back, value);
 }
+
+#[test]
+fn escapes_at_either_end_and_text_without_markup_is_plain_json() {
+    let value = json!(["<", "a&b", ">"]);
+    let text = script_json(&value).unwrap();
+    assert_eq!(text, r#"["\u003c","a\u0026b","\u003e"]"#);
+    let plain = json!({"name": "Emerald Green", "price": "£25.00"});
+    assert_eq!(
+        script_json(&plain).unwrap(),
+        serde_json::to_string(&plain).unwrap()
+    );
+}
