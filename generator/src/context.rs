@@ -3,6 +3,7 @@
 //! shared by many pages (layout slots, product cards) is converted to template values once per
 //! market.
 
+mod product_options;
 mod product_parts;
 
 use crate::bundles::Bundles;
@@ -13,13 +14,13 @@ use crate::shells::SHELLS;
 use crate::site::SiteModel;
 use crate::view::badge::badge_for;
 use crate::view::breadcrumbs::{self, Crumb};
-use crate::view::card::{card, colourway_url};
+use crate::view::card::card;
 use crate::view::facets::facets;
 use crate::view::links::localise_links;
 use crate::view::media::fallback_media;
 use crate::view::price::percent_off;
 use crate::view::text::plain_text;
-use domain::catalog::{Catalog, OptionKind};
+use domain::catalog::Catalog;
 use domain::content::{Block, Content, listing_key};
 use domain::market::{MARKETS, Market};
 use domain::shops::ShopFinder;
@@ -492,49 +493,14 @@ impl<'a> Shared<'a> {
         }
         meta.jsonld.push(ld);
 
-        let option_values = |kind: OptionKind| -> Vec<serde_json::Value> {
-            product
-                .option(kind)
-                .map(|o| {
-                    o.values
-                        .iter()
-                        .filter(|v| {
-                            way.variant_ids.iter().any(|vid| {
-                                product.variants.iter().any(|var| {
-                                    var.id == *vid
-                                        && match kind {
-                                            OptionKind::Size => var.size == Some(v.id),
-                                            OptionKind::Length => var.length == Some(v.id),
-                                            _ => false,
-                                        }
-                                })
-                            })
-                        })
-                        .map(|v| json!({"id": v.id, "label": v.label}))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
         // One spelling on every screen: "Colour" (the option's data name stays "Color").
         let colour_label = if product.is_gift_card {
             "Design"
         } else {
             "Colour"
         };
-        let colours: Vec<_> = product.colourways.iter().enumerate().map(|(i, c)| json!({"label": c.label, "url": colourway_url(market, product, c), "valueId": c.value_id, "swatch": c.swatch, "selected": i == wi})).collect();
-        let options_props: BTreeMap<&str, Value> = BTreeMap::from([
-            ("productId", Value::from(product.id)),
-            ("name", to_value(&product.name)),
-            ("styleCode", to_value(&product.style_code)),
-            ("isGiftCard", Value::from(product.is_gift_card)),
-            ("colourLabel", Value::from(colour_label)),
-            ("colours", to_value(colours)),
-            ("sizes", to_value(option_values(OptionKind::Size))),
-            ("lengths", to_value(option_values(OptionKind::Length))),
-            ("variants", parts.variants.clone()),
-            ("colourValueId", to_value(way.value_id)),
-            ("sizeGuideUrl", Value::from(market.path("/size-guide"))),
-        ]);
+        let options_props =
+            product_options::options_props(product, wi, market, colour_label, &parts.variants);
         // A size or length whose variant costs something other than the colourway's price (its
         // lowest): the page carries that price, shown once the shopper chooses it (size or length
         // recompute the price).
@@ -563,7 +529,7 @@ impl<'a> Shared<'a> {
             variant_prices => to_value(variant_prices),
             badges => to_value(badge_for(product, on_sale).into_iter().collect::<Vec<_>>()),
             colour => context! { label => way.label.clone(), segment => way.segment.clone() },
-            colour_label => if product.is_gift_card { "Design" } else { "Colour" },
+            colour_label => colour_label,
             gallery => to_value(gallery),
             options_props => Value::from_object(options_props),
             custom_fields => parts.custom_fields.clone(),
@@ -595,7 +561,7 @@ impl<'a> Shared<'a> {
             },
             custom_fields: to_value(product.custom_fields.iter().map(|f| json!({"name": f.name, "label": custom_field_label(&f.name), "value": f.value})).collect::<Vec<_>>()),
             modifiers: to_value(product.modifiers.iter().filter(|m| m.kind != "hidden").map(|m| json!({"id": m.id, "display_name": m.display_name, "kind": m.kind, "required": m.required})).collect::<Vec<_>>()),
-            variants: to_value(product.variants.iter().map(|v| json!({"id": v.id, "colour": v.colour, "size": v.size, "length": v.length, "purchasable": !v.purchasing_disabled})).collect::<Vec<_>>()),
+            variants: product_options::variant_choices(product),
             recommendations: cards(&self.site.recommendations[pi]),
             complete_the_look: cards(&self.site.complete_the_look[pi]),
         }

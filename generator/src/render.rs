@@ -3,7 +3,7 @@
 
 use crate::bundles::{Bundles, kebab};
 use domain::html::html_formatter;
-use minijinja::value::Kwargs;
+use minijinja::value::{Enumerator, Kwargs, Object, ObjectRepr};
 use minijinja::{Environment, Error, ErrorKind, State, Value, context};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -216,6 +216,42 @@ fn fragment(
     Ok(html)
 }
 
+/// Island props that carry their `<script>` JSON, written by serde from the typed values they were
+/// built from: far cheaper than walking the template value, for props every product page has.
+/// Templates read them as the map they are.
+#[derive(Debug)]
+pub struct PreparedProps {
+    value: Value,
+    /// None if serde refused the value; `island()` then serialises the template value and says why.
+    json: Option<String>,
+}
+
+impl PreparedProps {
+    pub fn new<T: serde::Serialize>(props: &T) -> PreparedProps {
+        PreparedProps {
+            value: Value::from(minijinja::value::Serde(props)),
+            json: crate::inline_json::script_json(props).ok(),
+        }
+    }
+}
+
+impl Object for PreparedProps {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Map
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        self.value.get_item(key).ok().filter(|v| !v.is_undefined())
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        match self.value.try_iter() {
+            Ok(keys) => Enumerator::Iter(Box::new(keys.collect::<Vec<_>>().into_iter())),
+            Err(_) => Enumerator::Empty,
+        }
+    }
+}
+
 /// `island(name, props)`: the island wrapper with server markup and its props in an adjacent JSON script.
 fn island(state: &State, name: String, props: Value) -> Result<Value, Error> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
@@ -224,17 +260,30 @@ fn island(state: &State, name: String, props: Value) -> Result<Value, Error> {
             format!("island name {name:?} must be PascalCase letters and digits"),
         ));
     }
+    let prepared = props.downcast_object_ref::<PreparedProps>();
+    let props = prepared.map_or(props.clone(), |p| p.value.clone());
     let partial = format!("islands/{}.html", kebab(&name));
     let inner = state
         .env()
         .get_template(&partial)?
         .render(context! { props => props.clone() })?;
-    let json = crate::inline_json::script_json(&props).map_err(|e| {
-        Error::new(
-            ErrorKind::InvalidOperation,
-            format!("island {name} props: {e}"),
-        )
-    })?;
+    let json = match prepared.and_then(|p| p.json.clone()) {
+        Some(json) => {
+            // Tests build in debug: every prepared page there proves both ways give the same JSON.
+            debug_assert_eq!(
+                crate::inline_json::script_json(&props).ok().as_deref(),
+                Some(json.as_str()),
+                "island {name}: prepared props differ from their template value"
+            );
+            json
+        }
+        None => crate::inline_json::script_json(&props).map_err(|e| {
+            Error::new(
+                ErrorKind::InvalidOperation,
+                format!("island {name} props: {e}"),
+            )
+        })?,
+    };
     let id = ISLAND_SCOPE.with(|s| {
         let mut scope = s.borrow_mut();
         let id = format!("{}{}", scope.0, scope.1);

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use minijinja::Value;
 
+use super::product_options::VariantChoice;
 use crate::view::breadcrumbs::Crumb;
 
 /// The colourway-independent parts of a product page's context.
@@ -19,7 +20,7 @@ pub struct ProductParts {
     pub custom_fields: Value,
     pub modifiers: Value,
     /// Every variant's id, options and purchasability (the ProductOptions island's `variants`).
-    pub variants: Value,
+    pub variants: Vec<VariantChoice>,
     pub recommendations: Value,
     pub complete_the_look: Value,
 }
