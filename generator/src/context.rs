@@ -437,7 +437,7 @@ impl<'a> Shared<'a> {
         meta.title = format!("{} in {} | {}", product.name, way.label, catalog.store.name);
         let parts =
             product_parts::parts_for((self.serial, pi, mi), || self.product_parts(pi, market));
-        let description = parts.description.clone();
+        let description = &parts.description;
         meta.description = if description.is_empty() {
             format!("{} in {}.", product.name, way.label)
         } else {
