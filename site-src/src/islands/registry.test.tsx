@@ -1,4 +1,4 @@
-// Island registry: names, hydration with props, unknown islands, bad props, mismatches, chunk reload.
+// Island registry: names, hydration with props, unknown islands, bad props, mismatches.
 import { act } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -7,7 +7,7 @@ import { resetBrowserState } from '../testing/setup-dom';
 import HeaderActions from './header-actions';
 import { kebabName, islandLoader } from './modules';
 import ProductOptions from './product-options';
-import { reloadForNewChunks, startIslands } from './registry';
+import { startIslands } from './registry';
 import { store } from '../lib/store';
 
 afterEach(resetBrowserState);
@@ -84,27 +84,5 @@ describe('island registry', () => {
     page(islandHtml('HeaderActions', 'i0', renderToString(<HeaderActions prefix="" />), { prefix: '' }));
     expect(startIslands(document)).toHaveLength(1);
     expect(startIslands(document)).toHaveLength(0);
-  });
-
-  it('loads the page again when a script chunk fails, at most once a minute', () => {
-    const reload = vi.fn();
-    vi.stubGlobal('location', { ...window.location, reload });
-    vi.useFakeTimers({ now: new Date('2026-11-26T12:00:00Z'), toFake: ['Date'] });
-    try {
-      window.sessionStorage.clear();
-      // Vite's loader announces a lazy chunk that failed to load with this event.
-      window.dispatchEvent(new Event('vite:preloadError'));
-      expect(reload).toHaveBeenCalledTimes(1);
-      vi.setSystemTime(new Date('2026-11-26T12:00:59Z'));
-      reloadForNewChunks();
-      expect(reload).toHaveBeenCalledTimes(1);
-      vi.setSystemTime(new Date('2026-11-26T12:01:01Z'));
-      reloadForNewChunks();
-      expect(reload).toHaveBeenCalledTimes(2);
-    } finally {
-      vi.useRealTimers();
-      vi.unstubAllGlobals();
-      window.sessionStorage.clear();
-    }
   });
 });

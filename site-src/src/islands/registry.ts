@@ -7,7 +7,7 @@
 // Optional `data-island-hydrate="load|idle|visible"` on the div overrides the default timing.
 // After hydration commits, the registry sets `data-hydrated="true"` on the div (React owns only its
 // children); on failure it sets `data-hydrated="false"` and logs console.error.
-import { createElement, useEffect, type ReactNode } from 'react';
+import { createElement, startTransition, useEffect, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { islandLoader, type IslandLoader } from './modules';
 
@@ -123,36 +123,23 @@ export async function hydrateIsland(el: Element, root: ParentNode = document): P
       { el, done: resolve },
       createElement(mod.default, props as Record<string, unknown>),
     );
-    hydrateRoot(el, element, {
-      // Mismatches between the static markup and the first render land here (React then re-renders
-      // the island on the client): make them loud so the browser tests catch them.
-      onRecoverableError(error, info) {
-        report(name, `hydration error: ${String(error)}`, info.componentStack);
-      },
-      onUncaughtError(error, info) {
-        fail(`render error: ${String(error)}`, info.componentStack);
-        resolve();
-      },
+    // In a transition React hydrates in slices of a few milliseconds, yielding to the browser
+    // between them, instead of one task as long as the island (a listing's 48 cards).
+    startTransition(() => {
+      hydrateRoot(el, element, {
+        // Mismatches between the static markup and the first render land here (React then re-renders
+        // the island on the client): make them loud so the browser tests catch them.
+        onRecoverableError(error, info) {
+          report(name, `hydration error: ${String(error)}`, info.componentStack);
+        },
+        onUncaughtError(error, info) {
+          fail(`render error: ${String(error)}`, info.componentStack);
+          resolve();
+        },
+      });
     });
   });
 }
-
-const RELOADED_AT = 'chunk-reload-at';
-
-/**
- * A script chunk failed to load: most likely a deploy replaced the hashed files while this page was
- * open, and a reload brings the page that names the new ones. At most once a minute (spec), so a
- * chunk that is really missing cannot make the page reload for ever.
- */
-export function reloadForNewChunks(): void {
-  // Storage refused: this throws before reloading, so the page cannot loop either.
-  if (Date.now() - Number(sessionStorage.getItem(RELOADED_AT)) < 60_000) return;
-  sessionStorage.setItem(RELOADED_AT, `${Date.now()}`);
-  location.reload();
-}
-
-// Vite's loader of every lazy chunk (islands, the session, panels) announces a failure so.
-addEventListener('vite:preloadError', reloadForNewChunks);
 
 /**
  * Finds every island under `root` and schedules its hydration. Returns one promise per island,

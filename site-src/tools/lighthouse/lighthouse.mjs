@@ -5,8 +5,9 @@
 // SITE_URL=http://127.0.0.1:8080 audits a store that is already running instead of starting one.
 // RUNS=n audits each page n times (default 1) and reports the median run.
 // PATHS=/browse/womens,/us audits only those paths (default: the nine pages above).
+// REPORT_DIR=dir keeps each run's full report there as JSON (main-thread tasks, long tasks, …).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +62,11 @@ async function audit(chrome, url) {
   const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
   const problems = lhr.runtimeError?.message;
   if (problems) throw new Error(`${url}: ${problems}`);
+  if (process.env.REPORT_DIR) {
+    mkdirSync(process.env.REPORT_DIR, { recursive: true });
+    const name = new URL(url).pathname.replace(/[^A-Za-z0-9]+/g, '_') || '_';
+    writeFileSync(join(process.env.REPORT_DIR, `${name}-${Date.now()}.json`), JSON.stringify(lhr));
+  }
   return {
     scores: CATEGORIES.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100)),
     lcp: lhr.audits['largest-contentful-paint'].numericValue,
