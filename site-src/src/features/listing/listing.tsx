@@ -9,6 +9,7 @@ import { Icon } from '../../lib/icons';
 import { cardSchema, ProductCard } from '../../lib/product-card';
 import { facetsSchema } from './facets';
 import type { ListingPage } from './listing-api/get-listing';
+import type { ScrollPosition } from './scroll-memory';
 import {
   clearFilters,
   EMPTY_STATE,
@@ -121,8 +122,8 @@ export default function Listing(props: ListingProps): ReactElement {
   const panel = useRef<HTMLElement>(null);
   // Where Back should put the page once the URL's results are shown (null: nothing to restore);
   // `memory` turns true once the scroll memory (loaded after hydration, off the page's budget) ran.
-  const restoreTo = useRef<number | null>(null);
-  const scrollBack = useRef<(y: number) => void>(() => undefined);
+  const restoreTo = useRef<ScrollPosition | null>(null);
+  const scrollBack = useRef<(position: ScrollPosition) => void>(() => undefined);
   const [memory, setMemory] = useState(false);
 
   const load = useCallback(
