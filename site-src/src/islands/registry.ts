@@ -84,6 +84,15 @@ function HydrationMark({ el, done, children }: { el: Element; done: () => void; 
   return children;
 }
 
+/**
+ * Resolves in a new task. Islands whose chunks arrive together would otherwise check their props
+ * and start hydrating in one microtask run, one long task; between tasks the browser can paint and
+ * answer input.
+ */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /** Loads, checks the props of, and hydrates one island now. Resolves once it is hydrated or has failed. */
 export async function hydrateIsland(el: Element, root: ParentNode = document): Promise<void> {
   const name = el.getAttribute('data-island') ?? '';
@@ -108,6 +117,7 @@ export async function hydrateIsland(el: Element, root: ParentNode = document): P
     fail('module not loaded', error);
     return;
   }
+  await nextTask();
   let props = read.props;
   if (mod.schema !== undefined) {
     const checked = mod.schema.safeParse(props);
