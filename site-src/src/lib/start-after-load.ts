@@ -14,15 +14,9 @@ const INTENT_EVENTS = ['pointerdown', 'touchstart', 'keydown'] as const;
  */
 function priorityPicturePainted(target: Window): Promise<void> {
   const picture = target.document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
-  const decoded = picture !== null && typeof picture.decode === 'function' ? picture.decode().catch(() => undefined) : Promise.resolve();
-  return decoded.then(
-    () =>
-      new Promise<void>((resolve) => {
-        // A task queued from the frame's callback runs after that frame is painted.
-        if (typeof target.requestAnimationFrame === 'function') target.requestAnimationFrame(() => target.setTimeout(resolve, 0));
-        else target.setTimeout(resolve, 0);
-      }),
-  );
+  const decoded = picture === null ? Promise.resolve() : picture.decode().catch(() => undefined);
+  // A task queued from the frame's callback runs after that frame is painted.
+  return decoded.then(() => new Promise<void>((resolve) => target.requestAnimationFrame(() => target.setTimeout(resolve, 0))));
 }
 
 /**
@@ -32,15 +26,14 @@ function priorityPicturePainted(target: Window): Promise<void> {
  * fetched while the page loads takes a phone's bandwidth from the stylesheet and the largest picture.
  */
 export function startAfterLoad(start: () => void, target: Window = window): void {
+  // Every trigger stays armed; the first one to fire starts, the others find it done.
   let started = false;
-  const timer = target.setTimeout(begin, START_AT_LATEST_MS);
   function begin(): void {
     if (started) return;
     started = true;
-    target.clearTimeout(timer);
-    for (const type of INTENT_EVENTS) target.removeEventListener(type, begin, { capture: true });
     start();
   }
+  target.setTimeout(begin, START_AT_LATEST_MS);
   const loaded = (): void => void priorityPicturePainted(target).then(begin);
   if (target.document.readyState === 'complete') loaded();
   else target.addEventListener('load', loaded, { once: true });
