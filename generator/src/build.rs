@@ -206,7 +206,7 @@ fn copied_outputs(dir: &Path, prefix: &str) -> Result<Vec<CopiedFile>, IoError> 
         let entry = entry.map_err(|e| IoError {
             path: dir.display().to_string(),
             action: "list",
-            source: e.into(),
+            cause: e.into(),
         })?;
         if !entry.file_type().is_file() {
             continue;

@@ -30,7 +30,7 @@ pub fn digest_inputs(identity: &str, dirs: &[&Path]) -> Result<String, IoError> 
             let entry = entry.map_err(|e| IoError {
                 path: dir.display().to_string(),
                 action: "list",
-                source: e.into(),
+                cause: e.into(),
             })?;
             if entry.file_type().is_file() {
                 files.push((di, entry.into_path()));

@@ -26,19 +26,21 @@ use std::sync::Arc;
 const MANIFEST_VERSION: u32 = 1;
 
 #[derive(Debug, thiserror::Error)]
-#[error("{path}: {action}: {source}")]
+// The OS error is part of the message, not an error `source()`: printed as a chain (`{e:#}`),
+// a source would repeat it after the message.
+#[error("{path}: {action}: {cause}")]
 pub struct IoError {
     pub path: String,
     pub action: &'static str,
-    pub source: std::io::Error,
+    pub cause: std::io::Error,
 }
 
 pub fn io_err(path: &Path, action: &'static str) -> impl FnOnce(std::io::Error) -> IoError + use<> {
     let path = path.to_path_buf();
-    move |source| IoError {
+    move |cause| IoError {
         path: path.display().to_string(),
         action,
-        source,
+        cause,
     }
 }
 
@@ -505,7 +507,7 @@ impl NewGeneration {
             return Err(IoError {
                 path: rel.to_string(),
                 action: "place output",
-                source: std::io::Error::new(
+                cause: std::io::Error::new(
                     std::io::ErrorKind::InvalidInput,
                     "output paths must be relative and stay inside the site",
                 ),
@@ -736,4 +738,33 @@ pub fn complete_sha1(dirs: &OutputDirs) -> Result<usize, IoError> {
     let read = fill_missing_sha1(&mut manifest, &tree)?;
     dirs.write_manifest(&manifest)?;
     Ok(read)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_io_error_names_its_path_action_and_cause_once_when_printed_as_a_chain() {
+        let path = Path::new("/nonexistent-storefront-dir/page.html");
+        let e = std::fs::read(path)
+            .map_err(io_err(path, "read"))
+            .unwrap_err();
+        // What `{e:#}` prints (main.rs): the message, then each source after ": ".
+        let mut chain = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            chain.push_str(&format!(": {s}"));
+            source = s.source();
+        }
+        assert!(
+            chain.starts_with("/nonexistent-storefront-dir/page.html: read: "),
+            "{chain}"
+        );
+        assert_eq!(
+            chain.matches("No such file or directory").count(),
+            1,
+            "{chain}"
+        );
+    }
 }
