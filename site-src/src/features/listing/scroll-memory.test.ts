@@ -1,6 +1,6 @@
 // The listing keeps its scroll position per URL when left, and gives it back only on Back/Forward.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { rememberScrollOnLeave, scrollToRestore } from './scroll-memory';
+import { rememberScrollOnLeave, scrollBackTo, scrollToRestore } from './scroll-memory';
 
 function arrivedBy(type: string): void {
   vi.spyOn(window.performance, 'getEntriesByType').mockReturnValue([{ type } as unknown as PerformanceEntry]);
@@ -56,6 +56,30 @@ describe('listing scroll memory', () => {
     expect(scrollToRestore()).toBeNull();
     window.sessionStorage.setItem('listing-scroll:/browse/womens', '{"y":"far"}');
     expect(scrollToRestore()).toBeNull();
+    document.body.innerHTML = '';
+  });
+
+  it('puts the card back where it stood, and keeps at it while the cards above it settle', () => {
+    document.body.innerHTML = '<div id="plp-results"><article class="card" data-product-id="9"></article></div>';
+    const card = document.querySelector<HTMLElement>('.card') as HTMLElement;
+    let scrollY = 0;
+    let cardTopInPage = 1040;
+    Object.defineProperty(window, 'scrollY', { get: () => scrollY, configurable: true });
+    vi.spyOn(window, 'scrollTo').mockImplementation(((_x: number, y: number) => {
+      scrollY = y;
+    }) as typeof window.scrollTo);
+    vi.spyOn(card, 'getBoundingClientRect').mockImplementation(() => ({ top: cardTopInPage - scrollY }) as DOMRect);
+    const frames: FrameRequestCallback[] = [];
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => frames.push(callback));
+
+    scrollBackTo({ y: 1000, card: '9', top: 40 });
+    expect(card.getBoundingClientRect().top).toBe(40);
+    // A frame later the cards above it are laid out 18 px taller than estimated: it moved down.
+    cardTopInPage = 1058;
+    for (let i = 0; i < 10 && frames.length > 0; i += 1) frames.shift()?.(0);
+    expect(frames).toHaveLength(0);
+    expect(card.getBoundingClientRect().top).toBe(40);
+    expect(scrollY).toBe(1018);
     document.body.innerHTML = '';
   });
 });

@@ -19,6 +19,9 @@ export interface ScrollPosition {
   top: number;
 }
 
+/** Frames the card must stand where it stood before the restore stops. */
+const STEADY_FRAMES = 3;
+
 const CARDS = '#plp-results .card[data-product-id]';
 
 function firstCardInView(): HTMLElement | null {
@@ -83,13 +86,17 @@ export function scrollBackTo(position: ScrollPosition): void {
   window.addEventListener('keydown', stop, { once: true });
   const card = position.card === null ? null : cardById(position.card);
   let target = position.y;
+  let steady = 0;
   const attempt = (): void => {
     if (moved) return;
     if (card !== null) target = window.scrollY + card.getBoundingClientRect().top - position.top;
     window.scrollTo(0, target);
     frames += 1;
     const off = card === null ? window.scrollY - target : card.getBoundingClientRect().top - position.top;
-    if (Math.abs(off) > 1 && frames < 60) window.requestAnimationFrame(attempt);
+    // Done once it has stood in place for a few frames: cards above it that come near the viewport
+    // are laid out at their real height a frame later, which can move it again after a first match.
+    steady = Math.abs(off) > 1 ? 0 : steady + 1;
+    if (steady < STEADY_FRAMES && frames < 60) window.requestAnimationFrame(attempt);
   };
   attempt();
 }
