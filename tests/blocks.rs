@@ -115,9 +115,11 @@ fn gallery_pages_apply_the_rendering_rules() {
     assert!(uk.contains("--tb-sm:49px;--tb-md:64px;--tb-lg:80px;--tb-xl:100px"));
     // Media: srcset widths, link tiles at 476, video rendition, CMS schema marker.
     assert!(
-        uk.contains("/media/content/hero-home-desktop.svg?w=415&amp;fmt=auto&amp;qlt=default 415w")
+        uk.contains(
+            "/media/content/hero-home-desktop.webp?w=415&amp;fmt=auto&amp;qlt=default 415w"
+        )
     );
-    assert!(uk.contains("/media/content/tile-womens.svg?w=476&amp;fmt=auto&amp;qlt=default 476w"));
+    assert!(uk.contains("/media/content/tile-womens.webp?w=476&amp;fmt=auto&amp;qlt=default 476w"));
     assert!(
         uk.contains("src=\"https://video.maisonlark.example/v/maisonlark/party-edit/mp41080p\"")
     );
@@ -405,7 +407,7 @@ fn an_invalid_footer_or_locale_image_renders_nothing_and_warns() {
         "no locale image where its slot is invalid"
     );
     assert!(
-        site.read("/about-us").contains("<img class=\"locale__image\" src=\"/media/content/locale-selector.svg\" alt=\"A map of the places we deliver to\""),
+        site.read("/about-us").contains("<img class=\"locale__image\" src=\"/media/content/locale-selector.webp\" alt=\"A map of the places we deliver to\""),
         "the locale selector shows the slot's image"
     );
     assert!(!us.contains("<footer class=\"site-footer\""), "no footer");

@@ -88,11 +88,11 @@ async fn items_show_their_colourways_image(backend: Backend) {
         .json();
     assert_eq!(
         answer["data"][0]["image_url"],
-        "/media/products/274674_Emerald_Green_1.svg"
+        "/media/products/274674_Emerald_Green_1.webp"
     );
     assert_eq!(
         answer["data"][1]["image_url"],
-        "/media/products/274674_Gold_1.svg"
+        "/media/products/274674_Gold_1.webp"
     );
 
     b.post("/api/cart", json!({})).await;
@@ -102,7 +102,7 @@ async fn items_show_their_colourways_image(backend: Backend) {
         .json();
     assert_eq!(
         cart["line_items"]["physical_items"][0]["image_url"],
-        "/media/products/274674_Emerald_Green_1.svg"
+        "/media/products/274674_Emerald_Green_1.webp"
     );
     api.finish().await;
 }

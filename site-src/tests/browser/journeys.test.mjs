@@ -77,7 +77,7 @@ async function assertLineImage(line, colour) {
   const img = line.locator('.bag-line__image img');
   await img.waitFor();
   assert.equal(await line.locator('.bag-line__placeholder').count(), 0, 'a grey box instead of the picture');
-  assert.match(await img.getAttribute('src'), new RegExp(`274674_${colour}_1\\.svg\\?w=200&`));
+  assert.match(await img.getAttribute('src'), new RegExp(`274674_${colour}_1\\.webp\\?w=200&`));
   assert.match(await img.getAttribute('srcset'), /\?w=200&fmt=auto&qlt=default 200w, .*\?w=415&fmt=auto&qlt=default 415w$/);
   assert.equal(await img.getAttribute('sizes'), '90px');
   await line.page().waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle());

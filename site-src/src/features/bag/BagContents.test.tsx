@@ -147,11 +147,11 @@ describe('BagContents stock', () => {
   });
 
   it("shows each line's picture at the widths that fit its box", () => {
-    act(() => store.getState().setCart(cart([line('a', { image_url: '/media/products/274674_Emerald_Green_1.svg' })])));
+    act(() => store.getState().setCart(cart([line('a', { image_url: '/media/products/274674_Emerald_Green_1.webp' })])));
     render(<BagContents inSidebar={false} />);
     const img = document.querySelector('.bag-line__image img');
     expect(img?.getAttribute('srcset')).toBe(
-      '/media/products/274674_Emerald_Green_1.svg?w=200&fmt=auto&qlt=default 200w, /media/products/274674_Emerald_Green_1.svg?w=415&fmt=auto&qlt=default 415w',
+      '/media/products/274674_Emerald_Green_1.webp?w=200&fmt=auto&qlt=default 200w, /media/products/274674_Emerald_Green_1.webp?w=415&fmt=auto&qlt=default 415w',
     );
     expect(img?.getAttribute('sizes')).toBe('90px');
   });
