@@ -6,8 +6,8 @@ use crate::context::Shared;
 use crate::input_digest;
 use crate::output::spare::Spare;
 use crate::output::{
-    IoError, KnownManifest, LiveTree, NewGeneration, OutputDirs, Publish, fill_missing_sha1,
-    has_every_sha1, io_err, new_manifest, sha1_hex,
+    IoError, KnownManifest, LiveTree, Manifest, NewGeneration, OutputDirs, Publish,
+    fill_missing_sha1, has_every_sha1, io_err, new_manifest, sha1_hex,
 };
 use crate::plan::{Page, PlanInputs, PlanMemo, plan_reusing};
 use crate::render::{TemplateError, Templates};
@@ -359,8 +359,8 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
         &generator_identity(),
         &[&opts.export_dir, &opts.templates_dir, &opts.bundles_dir],
     )?;
-    if input_digest::matches_live(&dirs, &inputs_digest) {
-        let report = unchanged_inputs_report(&dirs, started.elapsed());
+    if let Some((manifest, tree)) = input_digest::matching_live(&dirs, &inputs_digest) {
+        let report = unchanged_inputs_report(&dirs, manifest, &tree, started.elapsed());
         sweep.finish();
         return Ok(report);
     }
@@ -389,14 +389,18 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
 
 /// The report of a build that found its inputs identical to the live generation's: nothing loaded,
 /// nothing written.
-fn unchanged_inputs_report(dirs: &OutputDirs, elapsed: Duration) -> BuildReport {
+fn unchanged_inputs_report(
+    dirs: &OutputDirs,
+    mut live: Manifest,
+    tree: &LiveTree,
+    elapsed: Duration,
+) -> BuildReport {
     // A manifest from before deploys gets its files' digests once (a failure only means the
     // next build or deploy reads them).
-    let _ = crate::output::complete_sha1(dirs);
-    let files = dirs.previous().map(|(m, _)| m.files).unwrap_or_default();
+    let _ = crate::output::complete_live_sha1(dirs, &mut live, tree);
     BuildReport {
-        pages: files.keys().filter(|f| f.ends_with(".html")).count(),
-        unchanged: files.len(),
+        pages: live.files.keys().filter(|f| f.ends_with(".html")).count(),
+        unchanged: live.files.len(),
         elapsed,
         phases: vec![("digest inputs (unchanged)", elapsed)],
         ..Default::default()

@@ -7,7 +7,7 @@
 //! seconds at 10k products. Any change, even to a file the pages do not read (stock), takes the
 //! full path, which validates everything again.
 
-use crate::output::{IoError, OutputDirs, hex, io_err, write_atomically};
+use crate::output::{IoError, LiveTree, Manifest, OutputDirs, hex, io_err, write_atomically};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -62,16 +62,16 @@ pub fn digest_inputs(identity: &str, dirs: &[&Path]) -> Result<String, IoError> 
     Ok(hex(all.finalize().as_bytes()))
 }
 
-/// Whether the live generation was built from exactly these inputs.
-pub fn matches_live(dirs: &OutputDirs, digest: &str) -> bool {
-    let Some((manifest, _)) = dirs.previous() else {
-        return false;
-    };
-    let Ok(bytes) = std::fs::read(dirs.cache.join(RECORD_FILE)) else {
-        return false;
-    };
-    serde_json::from_slice::<Record>(&bytes)
-        .is_ok_and(|r| r.generation == manifest.generation && r.digest == digest)
+/// The live generation (its manifest and tree), when it was built from exactly these inputs. The
+/// small record is compared first, so a build with changed inputs does not parse the manifest here.
+pub fn matching_live(dirs: &OutputDirs, digest: &str) -> Option<(Manifest, LiveTree)> {
+    let bytes = std::fs::read(dirs.cache.join(RECORD_FILE)).ok()?;
+    let record = serde_json::from_slice::<Record>(&bytes).ok()?;
+    if record.digest != digest {
+        return None;
+    }
+    let (manifest, tree) = dirs.previous()?;
+    (record.generation == manifest.generation).then_some((manifest, tree))
 }
 
 /// Records that the live generation was built from these inputs (after it went live). Written to a

@@ -732,11 +732,21 @@ pub fn complete_sha1(dirs: &OutputDirs) -> Result<usize, IoError> {
     let Some((mut manifest, tree)) = dirs.previous() else {
         return Ok(0);
     };
-    if has_every_sha1(&manifest) {
+    complete_live_sha1(dirs, &mut manifest, &tree)
+}
+
+/// `complete_sha1` for a live manifest the caller has already read (`dirs.previous()`): parsing
+/// it is the bulk of a no-change build at 100k files, so it is read once.
+pub fn complete_live_sha1(
+    dirs: &OutputDirs,
+    manifest: &mut Manifest,
+    tree: &LiveTree,
+) -> Result<usize, IoError> {
+    if has_every_sha1(manifest) {
         return Ok(0);
     }
-    let read = fill_missing_sha1(&mut manifest, &tree)?;
-    dirs.write_manifest(&manifest)?;
+    let read = fill_missing_sha1(manifest, tree)?;
+    dirs.write_manifest(manifest)?;
     Ok(read)
 }
 
