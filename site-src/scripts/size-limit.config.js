@@ -15,6 +15,13 @@ if (!existsSync(manifestPath)) {
 }
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
 
+// The registry chunk (React) must open with V8's compile hint (vite.config.ts), or a phone compiles
+// it function by function on the main thread while the islands hydrate.
+const registryFile = resolve(dist, manifest['src/islands/registry.ts'].file);
+if (!readFileSync(registryFile, 'utf8').startsWith('//# allFunctionsCalledOnLoad\n')) {
+  throw new Error(`${registryFile} does not start with the //# allFunctionsCalledOnLoad compile hint`);
+}
+
 /** The files a manifest key brings onto a page: its own, its CSS, and those of everything it imports. */
 function filesOf(key, seen = new Set()) {
   const chunk = manifest[key];
