@@ -5,9 +5,8 @@
 //   dist/assets/*             — every hashed file. A manifest `file` is "assets/main-AbC123.js": the
 //                               page URL is "/" + file, i.e. /assets/main-AbC123.js, and the bundle's
 //                               own chunk and preload URLs are /assets/… too.
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import type { Plugin } from 'vite';
 
 /** The feature a source file belongs to (`src/features/<feature>/…`), or null. */
 const featureOf = (id: string): string | null => /\/src\/features\/([^/]+)\//.exec(id)?.[1] ?? null;
