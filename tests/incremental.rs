@@ -99,6 +99,41 @@ fn identical_inputs_stop_before_loading_and_any_changed_byte_takes_the_full_path
 }
 
 /// Pages of the live site whose HTML links to the product.
+#[test]
+fn identical_inputs_read_the_manifest_only_when_its_file_is_not_the_one_recorded() {
+    let site = copied_sample();
+    let cold = site.build().unwrap();
+    let manifest_path = site.dir.path().join("cache/build-manifest.json");
+    let original = std::fs::read(&manifest_path).unwrap();
+    let written_at = std::fs::metadata(&manifest_path)
+        .unwrap()
+        .modified()
+        .unwrap();
+    // Overwritten in place with bytes that do not parse, same length and time: a build that
+    // parsed the manifest would find no live tree and render everything again.
+    let rewrite = |time: std::time::SystemTime| {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&manifest_path)
+            .unwrap();
+        std::io::Write::write_all(&mut &file, &vec![b' '; original.len()]).unwrap();
+        file.set_modified(time).unwrap();
+    };
+    rewrite(written_at);
+    let trusted = site.build().unwrap();
+    assert_eq!(phase_names(&trusted), ["digest inputs (unchanged)"]);
+    assert_eq!(trusted.pages, cold.pages);
+    assert_eq!(trusted.unchanged, cold.written.len());
+    // A different time means a different file: it is read, found unreadable, and the build
+    // takes the full path and publishes a complete generation again.
+    rewrite(written_at + std::time::Duration::from_secs(1));
+    let read = site.build().unwrap();
+    let phases = phase_names(&read);
+    assert!(phases.contains(&"load"), "{phases:?}");
+    assert_eq!(read.written.len(), cold.written.len());
+    assert_same_as_a_fresh_build(&site);
+}
+
 fn pages_linking_to(site: &Site, product_id: u64) -> BTreeSet<String> {
     let needle = format!("/p/{product_id}/");
     snapshot_files(&site.public())

@@ -6,8 +6,8 @@ use crate::context::Shared;
 use crate::input_digest;
 use crate::output::spare::Spare;
 use crate::output::{
-    IoError, KnownManifest, LiveTree, Manifest, NewGeneration, OutputDirs, Publish,
-    fill_missing_sha1, has_every_sha1, io_err, new_manifest, sha1_hex,
+    IoError, KnownManifest, LiveTree, NewGeneration, OutputDirs, Publish, fill_missing_sha1,
+    has_every_sha1, io_err, new_manifest, sha1_hex,
 };
 use crate::plan::{Page, PlanInputs, PlanMemo, plan_reusing};
 use crate::render::{TemplateError, Templates};
@@ -359,21 +359,22 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
         &generator_identity(),
         &[&opts.export_dir, &opts.templates_dir, &opts.bundles_dir],
     )?;
-    if let Some((manifest, tree)) = input_digest::matching_live(&dirs, &inputs_digest) {
-        let report = unchanged_inputs_report(&dirs, manifest, &tree, started.elapsed());
+    if let Some(unchanged) = input_digest::matching_live(&dirs, &inputs_digest) {
+        let report = unchanged_inputs_report(&dirs, unchanged, started.elapsed());
         sweep.finish();
         return Ok(report);
     }
     let digested = started.elapsed();
     let (inputs, templates, bundles) = load(opts)?;
     let loaded = started.elapsed() - digested;
+    let mut memo = BuildMemo::default();
     let mut report = build_loaded(
         opts,
         &inputs,
         &templates,
         &bundles,
         Publish::Full,
-        &mut BuildMemo::default(),
+        &mut memo,
     )?;
     report.phases.insert(0, ("load", loaded));
     report.phases.insert(0, ("digest inputs", digested));
@@ -382,7 +383,7 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     // The new site is live, so the build succeeded whatever happens now. The record only lets the
     // next identical build stop early: without it that build compares fingerprints and writes
     // nothing, so failing to write it (a full disk) does not fail this one.
-    let _ = input_digest::record(&dirs, &inputs_digest);
+    let _ = input_digest::record(&dirs, &inputs_digest, &memo.manifest);
     sweep.finish();
     Ok(report)
 }
@@ -391,16 +392,21 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
 /// nothing written.
 fn unchanged_inputs_report(
     dirs: &OutputDirs,
-    mut live: Manifest,
-    tree: &LiveTree,
+    unchanged: input_digest::Unchanged,
     elapsed: Duration,
 ) -> BuildReport {
-    // A manifest from before deploys gets its files' digests once (a failure only means the
-    // next build or deploy reads them).
-    let _ = crate::output::complete_live_sha1(dirs, &mut live, tree);
+    let (pages, files) = match unchanged {
+        input_digest::Unchanged::Recorded { pages, files } => (pages, files),
+        input_digest::Unchanged::Read(mut live, tree) => {
+            // A manifest from before deploys gets its files' digests once (a failure only means
+            // the next build or deploy reads them).
+            let _ = crate::output::complete_live_sha1(dirs, &mut live, &tree);
+            (input_digest::page_count(&live), live.files.len())
+        }
+    };
     BuildReport {
-        pages: live.files.keys().filter(|f| f.ends_with(".html")).count(),
-        unchanged: live.files.len(),
+        pages,
+        unchanged: files,
         elapsed,
         phases: vec![("digest inputs (unchanged)", elapsed)],
         ..Default::default()

@@ -181,14 +181,20 @@ impl KnownManifest {
     pub fn wrote(&mut self, dirs: &OutputDirs, manifest: Manifest) {
         self.0 = FileStamp::of(&dirs.manifest_path()).map(|at| (at, Arc::new(manifest)));
     }
+
+    /// The manifest this process last wrote or read, with the stamp its file had then.
+    pub fn known(&self) -> Option<(FileStamp, &Manifest)> {
+        self.0.as_ref().map(|(at, manifest)| (*at, &**manifest))
+    }
 }
 
-/// Inode, length and modification time of a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct FileStamp(u64, u64, std::time::SystemTime);
+/// Inode, length and modification time of a file: while all three are the same, the file is
+/// taken to be the one read or written then (it is only ever replaced by a rename).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileStamp(u64, u64, std::time::SystemTime);
 
 impl FileStamp {
-    fn of(path: &Path) -> Option<FileStamp> {
+    pub fn of(path: &Path) -> Option<FileStamp> {
         use std::os::unix::fs::MetadataExt;
         let meta = std::fs::metadata(path).ok()?;
         Some(FileStamp(meta.ino(), meta.len(), meta.modified().ok()?))
