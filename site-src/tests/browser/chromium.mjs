@@ -178,13 +178,16 @@ export async function settled(page, quietMs = 500, timeout = 15_000) {
 
 /**
  * Once the page has `settled`, scrolls each island into view (those below the fold hydrate when
- * visible), waits up to `timeout` ms for all to hydrate, and returns each as `Name#id=true|pending`.
+ * visible), waits up to `timeout` ms for all to hydrate, and returns each as
+ * `Name#id=true|false|pending`, or `=hidden` for one with no box at this width (the desktop mega
+ * menu on a phone: it never intersects the viewport, so it is neither fetched nor hydrated).
  */
 export async function hydrateAll(page, timeout = 15_000) {
   await settled(page);
   const count = await page.locator('[data-island]').count();
   for (let i = 0; i < count; i += 1) {
     const island = page.locator('[data-island]').nth(i);
+    if (await island.evaluate((el) => el.getClientRects().length === 0)) continue;
     // Playwright's scroll waits for the island to stand still; one that never does (a moving
     // ticker) is scrolled to by the DOM instead, then given two frames for its observer to see it.
     await island.scrollIntoViewIfNeeded({ timeout: 3_000 }).catch(async () => {
@@ -193,10 +196,17 @@ export async function hydrateAll(page, timeout = 15_000) {
     });
   }
   await page
-    .waitForFunction(() => Array.from(document.querySelectorAll('[data-island]')).every((el) => el.hasAttribute('data-hydrated')), undefined, { timeout })
+    .waitForFunction(
+      () => Array.from(document.querySelectorAll('[data-island]')).every((el) => el.hasAttribute('data-hydrated') || el.getClientRects().length === 0),
+      undefined,
+      { timeout },
+    )
     .catch(() => {});
   return page.$$eval('[data-island]', (els) =>
-    els.map((el) => `${el.getAttribute('data-island')}#${el.getAttribute('data-island-id')}=${el.getAttribute('data-hydrated') ?? 'pending'}`),
+    els.map((el) => {
+      const state = el.getAttribute('data-hydrated') ?? (el.getClientRects().length === 0 ? 'hidden' : 'pending');
+      return `${el.getAttribute('data-island')}#${el.getAttribute('data-island-id')}=${state}`;
+    }),
   );
 }
 
@@ -209,7 +219,8 @@ export async function hydrated(page, timeout = 15_000) {
     () => (document.querySelector('[data-island="ShopperShell"]') === null || document.documentElement.hasAttribute('data-shop-ready')) &&
       Array.from(document.querySelectorAll('[data-island]')).every((el) => {
       const r = el.getBoundingClientRect();
-      const visible = r.bottom > -200 && r.top < window.innerHeight + 200;
+      // An island without a box (display: none at this width) never intersects, so never hydrates.
+      const visible = el.getClientRects().length > 0 && r.bottom > -200 && r.top < window.innerHeight + 200;
       return !visible || el.getAttribute('data-hydrated') === 'true';
     }),
     null,

@@ -348,6 +348,35 @@ describe('shell: the top bar, the phone header and the size guide (Find out more
     });
   }
 
+  it('a phone neither fetches nor hydrates the desktop mega menu; a window widened past 768 px hydrates it (375 → 1280 px)', async () => {
+    const context = await shared.newContext(MOBILE);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const errors = watchErrors(page);
+    const chunks = [];
+    page.on('request', (request) => {
+      const name = new URL(request.url()).pathname.split('/').pop() ?? '';
+      if (name.startsWith('mega-menu')) chunks.push(name);
+    });
+    try {
+      await page.goto(`${SITE_URL}/browse/womens`);
+      await hydrated(page);
+      await page.waitForLoadState('networkidle');
+      const megaMenu = page.locator('[data-island="MegaMenu"]');
+      assert.equal(await megaMenu.getAttribute('data-hydrated'), null, 'the hidden mega menu hydrated on a phone');
+      assert.deepEqual(chunks, [], 'the mega menu chunk was fetched on a phone');
+      await page.setViewportSize(DESKTOP);
+      await page.waitForFunction(() => document.querySelector('[data-island="MegaMenu"]')?.getAttribute('data-hydrated') === 'true');
+      assert.equal(chunks.length, 1, `${chunks}`);
+      // Hydrated, the island opens a panel from its toggle.
+      await page.locator('.mega__toggle').first().click();
+      await page.locator('.mega__item--open .mega__panel').first().waitFor();
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("13: on a phone the search overlay's close button stays clear of the field and its clear button (375 px)", async () => {
     const { context, page, errors } = await visit('/', MOBILE);
     try {

@@ -59,7 +59,7 @@ describe('browser smoke', () => {
         assert.ok(response !== null && response.ok(), `${path}: HTTP ${response?.status()}`);
 
         const states = await hydrateAll(page, HYDRATION_TIMEOUT_MS);
-        const notHydrated = states.filter((state) => !state.endsWith('=true'));
+        const notHydrated = states.filter((state) => !state.endsWith('=true') && !state.endsWith('=hidden'));
         await page.waitForLoadState('networkidle');
 
         const violations = await axeViolations(page);
