@@ -26,7 +26,7 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { axeViolationsInPage, chromiumMissing, hydrated, launchBrowser, watchErrors } from './chromium.mjs';
+import { axeViolations, chromiumMissing, hydrated, launchBrowser, watchErrors } from './chromium.mjs';
 import { registerAndConfirm } from './accounts.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
@@ -87,7 +87,7 @@ function expectRefused(errors, status, pathPattern) {
 async function checkStep(page, errors, label) {
   await page.waitForFunction(() => document.querySelector('main [aria-busy="true"]') === null, null, { timeout: TIMEOUT });
   assert.deepEqual(errors, [], `${label}: errors`);
-  assert.deepEqual(await axeViolationsInPage(page), [], `${label}: axe`);
+  assert.deepEqual(await axeViolations(page), [], `${label}: axe`);
   assert.deepEqual(errors, [], `${label}: errors`);
 }
 
@@ -343,7 +343,7 @@ describe('checkout journeys', { skip: problem ?? false }, () => {
       assert.deepEqual(await page.getByRole('heading', { level: 1 }).allInnerTexts(), ['Page not found']);
       assert.equal(await page.getByText('Thank you for your order.').count(), 0);
       assert.equal(await page.locator('[data-order-number]').count(), 0);
-      assert.deepEqual(await axeViolationsInPage(page), []);
+      assert.deepEqual(await axeViolations(page), []);
       const path = new URL(url).pathname.replace(/^\/(us|eu)\//, '/');
       const market = new URL(url).pathname.match(/^\/(us|eu)\//)?.[1] ?? 'uk';
       assert.deepEqual(errors.sort(), [

@@ -134,8 +134,8 @@ export function watchErrors(page) {
 const report = (violations) =>
   violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n      ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join('\n      ')}`);
 
-/** axe-core's violations on `page`, one line per rule with up to five of its nodes. */
-export async function axeViolations(page) {
+/** AxeBuilder's run: axe in every frame, finished in a helper page it opens for each call. */
+async function axeViolationsInFrames(page) {
   const axe = await new AxeBuilder({ page }).analyze();
   return report(axe.violations);
 }
@@ -143,13 +143,13 @@ export async function axeViolations(page) {
 let axeSource;
 
 /**
- * `axeViolations`, run in the page itself: the same axe-core (@axe-core/playwright's) and the same
- * default rules, about four times faster, since AxeBuilder opens a helper page for every call to
- * finish its run. Only for a page without iframes (AxeBuilder checks inside those): a page that
- * has any gets `axeViolations`. For tests that check many steps (the checkout journeys).
+ * axe-core's violations on `page` (default rules), one line per rule with up to five of its
+ * nodes. Run in the page itself: the same axe-core as @axe-core/playwright's, about four times
+ * faster, since AxeBuilder opens a helper page for every call to finish its run. A page with
+ * iframes gets AxeBuilder's run, which checks inside them too.
  */
-export async function axeViolationsInPage(page) {
-  if (page.frames().length > 1) return axeViolations(page);
+export async function axeViolations(page) {
+  if (page.frames().length > 1) return axeViolationsInFrames(page);
   axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   return report(

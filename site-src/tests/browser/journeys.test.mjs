@@ -10,9 +10,9 @@
 // SITE_URL=http://127.0.0.1:8099 API_DB=/path/to/dev.db npm run test:journeys
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { openMail as openMailbox, registerAndConfirm } from './accounts.mjs';
-import { axeViolations, chromiumMissing, hydrated, launch, openPage } from './chromium.mjs';
+import { axeViolations, chromiumMissing, hydrated, launchBrowser, openPage } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const PRODUCT = '/p/101/satin-slip-midi-dress/Emerald_Green';
@@ -122,13 +122,16 @@ async function choose(page, label) {
   await page.locator('.product-options').getByText(label, { exact: true }).click();
 }
 
+// One browser for every journey; each journey is a new visitor in a fresh context of it.
+let shared;
+
 function journey(name, viewport, run, options = {}) {
   it(`${name} (${viewport.width} px)`, async () => {
-    const browser = await launch(viewport, options);
+    const context = await shared.newContext(viewport, options);
     try {
-      await run(browser.context);
+      await run(context);
     } finally {
-      await browser.close();
+      await context.close();
     }
   });
 }
@@ -141,6 +144,12 @@ describe('shopper journeys', () => {
     it('needs SITE_URL and chromium', () => assert.fail(problem));
     return;
   }
+  before(async () => {
+    shared = await launchBrowser();
+  });
+  after(async () => {
+    await shared?.close();
+  });
 
   for (const viewport of [DESKTOP, MOBILE]) {
     journey('1: home → category → product → size → add → popup → bag → quantity → remove → empty', viewport, async (context) => {

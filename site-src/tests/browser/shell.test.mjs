@@ -8,7 +8,7 @@
 // Run against `storefront dev`: SITE_URL=http://127.0.0.1:8099 npm run test:browser:shell
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
-import { axeViolationsInPage, chromiumMissing, hydrated, launchBrowser, TAG_MANAGER, watchErrors } from './chromium.mjs';
+import { axeViolations, chromiumMissing, hydrated, launchBrowser, TAG_MANAGER, watchErrors } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const PRODUCT = '/p/101/satin-slip-midi-dress/Black';
@@ -89,7 +89,7 @@ describe('shell: first visit (locale overlay, layout stability, cookie consent, 
         const overlay = overlayOf(france.page);
         await overlay.getByText("We think you're in Rest of the World.").waitFor();
         assert.equal(await overlay.getByLabel('Currency').inputValue(), 'EUR');
-        assert.deepEqual(await axeViolationsInPage(france.page), []);
+        assert.deepEqual(await axeViolations(france.page), []);
         const cls = await france.page.evaluate(() => window.__cls);
         assert.ok(cls.total <= CLS_BUDGET, `CLS ${cls.total} with the overlay:\n${cls.sources.join('\n')}`);
         assert.deepEqual(france.errors, []);
@@ -143,7 +143,7 @@ describe('shell: first visit (locale overlay, layout stability, cookie consent, 
         assert.equal(await banner.evaluate((el) => getComputedStyle(el).position), 'fixed', 'the banner is laid over the page');
         const box = await banner.boundingBox();
         assert.ok(box.y + box.height <= viewport.height + 1 && box.y > viewport.height / 3, `the banner sits at the foot of the window: ${JSON.stringify(box)}`);
-        assert.deepEqual(await axeViolationsInPage(page), []);
+        assert.deepEqual(await axeViolations(page), []);
         const cls = await page.evaluate(() => window.__cls);
         assert.ok(cls.total <= CLS_BUDGET, `CLS ${cls.total} with the banner:\n${cls.sources.join('\n')}`);
         assert.deepEqual(await dataLayerEvents(page), [], 'nothing is sent before consent');
@@ -164,7 +164,7 @@ describe('shell: first visit (locale overlay, layout stability, cookie consent, 
         const analytics = choices.getByLabel('Analytics cookies');
         assert.equal(await analytics.isChecked(), false);
         assert.equal(await choices.getByLabel('Strictly necessary cookies (always on)').isDisabled(), true);
-        assert.deepEqual(await axeViolationsInPage(page), []);
+        assert.deepEqual(await axeViolations(page), []);
         await analytics.check();
         await choices.getByRole('button', { name: 'Save my choices' }).click();
         await choices.getByText('Your cookie choices are saved.').waitFor();
@@ -235,7 +235,7 @@ describe('shell: first visit (locale overlay, layout stability, cookie consent, 
         const modal = newsletterOf(page);
         await modal.getByLabel('Email address').waitFor();
         assert.equal(new URL(page.url()).hash, '', 'the link opens the modal instead of navigating');
-        assert.deepEqual(await axeViolationsInPage(page), []);
+        assert.deepEqual(await axeViolations(page), []);
         await modal.getByLabel('Email address').fill('not-an-email');
         await modal.getByRole('button', { name: 'SIGN UP' }).click();
         await modal.getByText('Please enter a valid email address').waitFor();
@@ -340,7 +340,7 @@ describe('shell: the top bar, the phone header and the size guide (Find out more
         assert.ok(response?.ok(), `${market}/app: HTTP ${response?.status()}`);
         await page.getByRole('heading', { level: 1, name: 'The Maison Lark app' }).waitFor();
         await page.getByText('Add to Home Screen').first().waitFor({ state: 'attached' });
-        assert.deepEqual(await axeViolationsInPage(page), []);
+        assert.deepEqual(await axeViolations(page), []);
         assert.deepEqual(errors, []);
       } finally {
         await context.close();
@@ -406,7 +406,7 @@ describe('shell: the top bar, the phone header and the size guide (Find out more
         return { content: style.content, background: style.backgroundColor, position: style.position };
       });
       assert.deepEqual(backdrop, { content: '""', background: 'rgba(0, 0, 0, 0.45)', position: 'absolute' });
-      assert.deepEqual(await axeViolationsInPage(page), []);
+      assert.deepEqual(await axeViolations(page), []);
       // A tap on the dimmed page, just above the bottom bar.
       const bar = await page.locator('.bottom-bar').boundingBox();
       const panel = await page.locator('.mnav__panel').boundingBox();
@@ -480,7 +480,7 @@ describe('shell: the top bar, the phone header and the size guide (Find out more
         assert.ok(layout.gap <= 40, JSON.stringify(layout));
         assert.equal(page.url(), before.url, 'the page did not move to the guide');
         assert.equal(await page.evaluate(() => window.scrollY), before.y);
-        assert.deepEqual(await axeViolationsInPage(page), []);
+        assert.deepEqual(await axeViolations(page), []);
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'detached' });
         // The size chosen before is still chosen, and focus is back on the link.
@@ -499,7 +499,7 @@ describe('shell: the top bar, the phone header and the size guide (Find out more
       assert.ok(response?.ok());
       await page.getByRole('heading', { level: 1, name: 'Size guide' }).waitFor();
       assert.equal(await page.locator('main table').count(), 3);
-      assert.deepEqual(await axeViolationsInPage(page), []);
+      assert.deepEqual(await axeViolations(page), []);
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
@@ -626,7 +626,7 @@ describe('shell: the top bar, the phone header and the size guide (Find out more
       await page.waitForTimeout(500);
       assert.equal(loads, 2, 'one reload, no more');
       assert.ok(refused >= 2, `the chunk was asked for ${refused} times`);
-      assert.deepEqual(await axeViolationsInPage(page), []);
+      assert.deepEqual(await axeViolations(page), []);
       // The only errors are the missing chunk's, reported by the browser and the islands.
       assert.ok(errors.length > 0 && errors.every((e) => /bag-[^/]+\.js|Failed to load resource|dynamically imported module|\[islands\]|error occured/i.test(e)), errors.join('\n'));
       // A minute later the reload may happen again (not waited for here: the rule is in vitest).

@@ -6,7 +6,7 @@
 // SITE_URL=http://127.0.0.1:8471 npm run test:browser:shop-finder
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
-import { axeViolationsInPage, chromiumMissing, hydrated, launchBrowser, watchErrors } from './chromium.mjs';
+import { axeViolations, chromiumMissing, hydrated, launchBrowser, watchErrors } from './chromium.mjs';
 
 const SITE_URL = (process.env.SITE_URL ?? '').replace(/\/+$/, '');
 const VIEWPORTS = [
@@ -40,7 +40,7 @@ async function search(page, query) {
 }
 
 async function assertNoAxe(page, what) {
-  assert.deepEqual(await axeViolationsInPage(page), [], `${what}: axe`);
+  assert.deepEqual(await axeViolations(page), [], `${what}: axe`);
 }
 
 for (const [label, viewport] of VIEWPORTS) {
