@@ -134,6 +134,54 @@ fn identical_inputs_read_the_manifest_only_when_its_file_is_not_the_one_recorded
     assert_same_as_a_fresh_build(&site);
 }
 
+/// An identical-inputs build reads no input file whose stamp is the recorded one; a file whose
+/// bytes changed is read whatever its modification time says, and one only touched is read and
+/// found the same.
+#[test]
+fn identical_inputs_are_not_read_while_their_stamps_are_the_recorded_ones() {
+    let site = copied_sample();
+    // Files the recording build reads within a second of being written are read again next time.
+    std::thread::sleep(generator::input_digest::SETTLED + std::time::Duration::from_millis(100));
+    let cold = site.build().unwrap();
+    assert!(cold.inputs_read > 500, "read {}", cold.inputs_read);
+    let again = site.build().unwrap();
+    assert_eq!(phase_names(&again), ["digest inputs (unchanged)"]);
+    assert_eq!(again.inputs_read, 0);
+
+    // The same length and modification time, other bytes: its change time gives it away.
+    let products = site.export.join("catalog/products.json");
+    let text = std::fs::read_to_string(&products).unwrap();
+    let modified = std::fs::metadata(&products).unwrap().modified().unwrap();
+    let (name, renamed) = (
+        r#""name": "Satin Slip Midi Dress""#,
+        r#""name": "Satin Slip Midi Frock""#,
+    );
+    assert!(text.contains(name));
+    std::fs::write(&products, text.replacen(name, renamed, 1)).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&products)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    let edited = site.build().unwrap();
+    assert_eq!(edited.inputs_read, 1);
+    assert!(phase_names(&edited).contains(&"load"));
+    assert!(
+        edited.written.iter().any(|f| f.starts_with("p/101/")),
+        "the product's pages rewritten"
+    );
+    assert_same_as_a_fresh_build(&site);
+
+    // Touched only: read, the same digest, nothing loaded.
+    std::thread::sleep(generator::input_digest::SETTLED);
+    let bytes = std::fs::read(&products).unwrap();
+    std::fs::write(&products, bytes).unwrap();
+    let touched = site.build().unwrap();
+    assert_eq!(touched.inputs_read, 1);
+    assert_eq!(phase_names(&touched), ["digest inputs (unchanged)"]);
+}
+
 fn pages_linking_to(site: &Site, product_id: u64) -> BTreeSet<String> {
     let needle = format!("/p/{product_id}/");
     snapshot_files(&site.public())

@@ -79,6 +79,9 @@ pub struct BuildReport {
     pub dirs_created: usize,
     /// The spare generation this build's generation started as, if it recycled one.
     pub recycled: Option<String>,
+    /// Input files read and hashed by a `storefront build` (the others' recorded hashes stood
+    /// for them: their stamps were the recorded ones).
+    pub inputs_read: usize,
 }
 
 impl BuildReport {
@@ -355,12 +358,20 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     // Killed builds' leftovers go on another thread while this build runs (no-change builds
     // included), and are waited for only once the new site is live.
     let sweep = sweep::start(&dirs);
-    let inputs_digest = input_digest::digest_inputs(
+    let input_files = input_digest::digest_inputs(
         &generator_identity(),
         &[&opts.export_dir, &opts.templates_dir, &opts.bundles_dir],
+        input_digest::previous_record(&dirs.cache),
+        input_digest::SETTLED,
     )?;
-    if let Some(unchanged) = input_digest::matching_live(&dirs, &inputs_digest) {
-        let report = unchanged_inputs_report(&dirs, unchanged, started.elapsed());
+    if let Some(unchanged) = input_digest::matching_live(&dirs, &input_files) {
+        let report = unchanged_inputs_report(&dirs, unchanged, &input_files, started.elapsed());
+        // Files read again (written just before the last build read them, or a record from
+        // before stamps) get their stamps recorded, so the next build need not read them. Only a
+        // shortcut for the next build: failing to write it fails nothing.
+        if input_files.hashed > 0 {
+            let _ = input_digest::refresh(&dirs, &input_files);
+        }
         sweep.finish();
         return Ok(report);
     }
@@ -378,12 +389,13 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
     )?;
     report.phases.insert(0, ("load", loaded));
     report.phases.insert(0, ("digest inputs", digested));
+    report.inputs_read = input_files.hashed;
     // Time until the new site is live, loading included (pruning afterwards is not).
     report.elapsed += digested + loaded;
     // The new site is live, so the build succeeded whatever happens now. The record only lets the
     // next identical build stop early: without it that build compares fingerprints and writes
     // nothing, so failing to write it (a full disk) does not fail this one.
-    let _ = input_digest::record(&dirs, &inputs_digest, &memo.manifest);
+    let _ = input_digest::record(&dirs, &input_files, &memo.manifest);
     sweep.finish();
     Ok(report)
 }
@@ -393,6 +405,7 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
 fn unchanged_inputs_report(
     dirs: &OutputDirs,
     unchanged: input_digest::Unchanged,
+    input_files: &input_digest::InputsDigest,
     elapsed: Duration,
 ) -> BuildReport {
     let (pages, files) = match unchanged {
@@ -409,6 +422,7 @@ fn unchanged_inputs_report(
         unchanged: files,
         elapsed,
         phases: vec![("digest inputs (unchanged)", elapsed)],
+        inputs_read: input_files.hashed,
         ..Default::default()
     }
 }

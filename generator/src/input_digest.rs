@@ -6,20 +6,35 @@
 //! full incremental path (load, plan, compare fingerprints) would write nothing anyway, and costs
 //! seconds at 10k products. Any change, even to a file the pages do not read (stock), takes the
 //! full path, which validates everything again.
+//!
+//! A file is read and hashed again only when `stat` says it may have changed: the record keeps
+//! each input file's hash with its inode, length, and modification and change times, and a file
+//! with all four as recorded keeps its recorded hash (writing a file's bytes always sets its
+//! change time, which no tool can set back). So a no-change build reads no input bytes, whether or
+//! not the kernel still caches them (130 MB at 10k products).
 
 use crate::output::{
     FileStamp, IoError, KnownManifest, LiveTree, Manifest, OutputDirs, has_every_sha1, hex, io_err,
     write_atomically,
 };
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use walkdir::WalkDir;
 
 const RECORD_FILE: &str = "last-inputs.json";
 
+/// A recorded hash is reused only for a file whose times are this much older than the moment the
+/// recording build began reading: a file being rewritten in place while that build read it may
+/// have been read half-written under its final stamp, and file times come from a clock that lags
+/// by up to a tick. Such a file is read again by the next build, which records it then.
+pub const SETTLED: Duration = Duration::from_secs(1);
+
 #[derive(Serialize, Deserialize, PartialEq, Eq, Debug)]
-struct Record {
+pub struct Record {
     /// The generation these inputs built; the record counts only while it is the live one.
     generation: String,
     digest: String,
@@ -27,6 +42,12 @@ struct Record {
     /// does not parse it (a tenth of a second at 100k files). Absent in records from before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     manifest: Option<ManifestFacts>,
+    /// Each input file's stamp and hash, and when the build began reading them (nanoseconds since
+    /// the Unix epoch). Absent in records from before them: every file is read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    inputs: Vec<InputFile>,
+    #[serde(default)]
+    read_from_ns: u128,
 }
 
 #[derive(Serialize, Deserialize, PartialEq, Eq, Debug, Clone, Copy)]
@@ -34,6 +55,36 @@ struct ManifestFacts {
     stamp: FileStamp,
     pages: usize,
     files: usize,
+}
+
+/// One input file: which input directory, its path in it, what `stat` said, and its hash.
+#[derive(Serialize, Deserialize, PartialEq, Eq, Debug, Clone)]
+struct InputFile {
+    dir: usize,
+    path: String,
+    stamp: InputStamp,
+    hash: String,
+}
+
+/// Inode, length, and modification and change times (nanoseconds since the Unix epoch).
+#[derive(Serialize, Deserialize, PartialEq, Eq, Hash, Debug, Clone, Copy)]
+struct InputStamp {
+    ino: u64,
+    len: u64,
+    mtime_ns: i128,
+    ctime_ns: i128,
+}
+
+impl InputStamp {
+    fn of(meta: &std::fs::Metadata) -> InputStamp {
+        let ns = |secs: i64, nanos: i64| i128::from(secs) * 1_000_000_000 + i128::from(nanos);
+        InputStamp {
+            ino: meta.ino(),
+            len: meta.len(),
+            mtime_ns: ns(meta.mtime(), meta.mtime_nsec()),
+            ctime_ns: ns(meta.ctime(), meta.ctime_nsec()),
+        }
+    }
 }
 
 /// The live generation, when it was built from exactly these inputs.
@@ -45,9 +96,36 @@ pub enum Unchanged {
     Read(Manifest, LiveTree),
 }
 
-/// Hashes every file under `dirs` (relative path and bytes, in path order) plus `identity`.
-pub fn digest_inputs(identity: &str, dirs: &[&Path]) -> Result<String, IoError> {
-    let mut files: Vec<(usize, PathBuf)> = Vec::new();
+/// The digest of a build's inputs, what it found of each file, and the record it was checked
+/// against.
+pub struct InputsDigest {
+    pub digest: String,
+    /// How many files were read and hashed (the others kept their recorded hashes).
+    pub hashed: usize,
+    files: Vec<InputFile>,
+    read_from_ns: u128,
+    previous: Option<Record>,
+}
+
+/// The last successful build's record in `cache`, if there is one this build can read.
+pub fn previous_record(cache: &Path) -> Option<Record> {
+    let bytes = std::fs::read(cache.join(RECORD_FILE)).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// Hashes every file under `dirs` (relative path and bytes, in path order) plus `identity`,
+/// reusing `previous`'s hash of each file whose stamp is the recorded one and was `settled`
+/// before that record's build began reading.
+pub fn digest_inputs(
+    identity: &str,
+    dirs: &[&Path],
+    previous: Option<Record>,
+    settled: Duration,
+) -> Result<InputsDigest, IoError> {
+    let read_from_ns = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut files: Vec<(usize, PathBuf, InputStamp)> = Vec::new();
     for (di, dir) in dirs.iter().enumerate() {
         for entry in WalkDir::new(dir).sort_by_file_name() {
             let entry = entry.map_err(|e| IoError {
@@ -56,42 +134,85 @@ pub fn digest_inputs(identity: &str, dirs: &[&Path]) -> Result<String, IoError> 
                 cause: e.into(),
             })?;
             if entry.file_type().is_file() {
-                files.push((di, entry.into_path()));
+                let meta = entry.metadata().map_err(|e| IoError {
+                    path: entry.path().display().to_string(),
+                    action: "stat",
+                    cause: e.into(),
+                })?;
+                files.push((di, entry.into_path(), InputStamp::of(&meta)));
             }
         }
     }
-    let hashes: Vec<[u8; 32]> = files
+    let reusable = reusable_hashes(previous.as_ref(), settled);
+    let found: Vec<(InputFile, bool)> = files
         .par_iter()
-        .map(|(di, path)| {
+        .map(|(di, path, stamp)| {
+            let rel = path.strip_prefix(dirs[*di]).unwrap_or(path);
+            let rel_text = rel.to_string_lossy().into_owned();
+            if let Some(hash) = reusable.get(&(*di, rel_text.as_str(), *stamp)) {
+                let file = InputFile {
+                    dir: *di,
+                    path: rel_text.clone(),
+                    stamp: *stamp,
+                    hash: (*hash).to_string(),
+                };
+                return Ok((file, false));
+            }
             let bytes = std::fs::read(path).map_err(io_err(path, "read"))?;
             let mut h = blake3::Hasher::new();
-            h.update(
-                path.strip_prefix(dirs[*di])
-                    .unwrap_or(path)
-                    .as_os_str()
-                    .as_encoded_bytes(),
-            );
+            h.update(rel.as_os_str().as_encoded_bytes());
             h.update(&[0]);
             h.update(&bytes);
-            Ok(*h.finalize().as_bytes())
+            let hash = hex(h.finalize().as_bytes());
+            let file = InputFile {
+                dir: *di,
+                path: rel_text,
+                stamp: *stamp,
+                hash,
+            };
+            Ok((file, true))
         })
         .collect::<Result<_, IoError>>()?;
     let mut all = blake3::Hasher::new();
     all.update(identity.as_bytes());
-    for ((di, _), hash) in files.iter().zip(&hashes) {
-        all.update(&di.to_le_bytes());
-        all.update(hash);
+    for (file, _) in &found {
+        all.update(&file.dir.to_le_bytes());
+        all.update(file.hash.as_bytes());
     }
-    Ok(hex(all.finalize().as_bytes()))
+    Ok(InputsDigest {
+        digest: hex(all.finalize().as_bytes()),
+        hashed: found.iter().filter(|(_, read)| *read).count(),
+        files: found.into_iter().map(|(file, _)| file).collect(),
+        read_from_ns,
+        previous,
+    })
+}
+
+/// The recorded hashes that may stand for reading their files: those of files whose times were
+/// `settled` before the recording build began reading. Keyed by directory, path and stamp.
+fn reusable_hashes(
+    previous: Option<&Record>,
+    settled: Duration,
+) -> FxHashMap<(usize, &str, InputStamp), &str> {
+    let Some(record) = previous else {
+        return FxHashMap::default();
+    };
+    let before =
+        i128::try_from(record.read_from_ns.saturating_sub(settled.as_nanos())).unwrap_or(0);
+    record
+        .inputs
+        .iter()
+        .filter(|f| f.stamp.mtime_ns < before && f.stamp.ctime_ns < before)
+        .map(|f| ((f.dir, f.path.as_str(), f.stamp), f.hash.as_str()))
+        .collect()
 }
 
 /// The live generation, when it was built from exactly these inputs. The small record is compared
 /// first, so a build with changed inputs does not parse the manifest here, and neither does one
 /// whose manifest file is still the one recorded.
-pub fn matching_live(dirs: &OutputDirs, digest: &str) -> Option<Unchanged> {
-    let bytes = std::fs::read(dirs.cache.join(RECORD_FILE)).ok()?;
-    let record = serde_json::from_slice::<Record>(&bytes).ok()?;
-    if record.digest != digest {
+pub fn matching_live(dirs: &OutputDirs, inputs: &InputsDigest) -> Option<Unchanged> {
+    let record = inputs.previous.as_ref()?;
+    if record.digest != inputs.digest {
         return None;
     }
     if let Some(facts) = record.manifest
@@ -111,7 +232,11 @@ pub fn matching_live(dirs: &OutputDirs, digest: &str) -> Option<Unchanged> {
 /// its manifest holds as `known` has it from writing it. Written to a temporary file and renamed,
 /// so a crash leaves either the old record or the new one; a record for a generation that is not
 /// live is ignored.
-pub fn record(dirs: &OutputDirs, digest: &str, known: &KnownManifest) -> Result<(), IoError> {
+pub fn record(
+    dirs: &OutputDirs,
+    inputs: &InputsDigest,
+    known: &KnownManifest,
+) -> Result<(), IoError> {
     let Some((stamp, manifest)) = known.known() else {
         return Ok(());
     };
@@ -123,12 +248,34 @@ pub fn record(dirs: &OutputDirs, digest: &str, known: &KnownManifest) -> Result<
     });
     let record = Record {
         generation: manifest.generation.clone(),
-        digest: digest.to_string(),
+        digest: inputs.digest.clone(),
         manifest: facts,
+        inputs: inputs.files.clone(),
+        read_from_ns: inputs.read_from_ns,
     };
+    write_record(dirs, &record)
+}
+
+/// Rewrites the record `inputs` was found identical to with the stamps and hashes `inputs` holds
+/// now (same generation, digest and manifest facts).
+pub fn refresh(dirs: &OutputDirs, inputs: &InputsDigest) -> Result<(), IoError> {
+    let Some(previous) = &inputs.previous else {
+        return Ok(());
+    };
+    let record = Record {
+        generation: previous.generation.clone(),
+        digest: inputs.digest.clone(),
+        manifest: previous.manifest,
+        inputs: inputs.files.clone(),
+        read_from_ns: inputs.read_from_ns,
+    };
+    write_record(dirs, &record)
+}
+
+fn write_record(dirs: &OutputDirs, record: &Record) -> Result<(), IoError> {
     let path = dirs.cache.join(RECORD_FILE);
     let tmp = dirs.cache.join(format!("{RECORD_FILE}.tmp"));
-    let bytes = serde_json::to_vec(&record).expect("record serialises");
+    let bytes = serde_json::to_vec(record).expect("record serialises");
     write_atomically(&path, &tmp, &bytes)
 }
 
@@ -139,4 +286,96 @@ pub fn page_count(manifest: &Manifest) -> usize {
         .keys()
         .filter(|f| f.ends_with(".html"))
         .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn digest(dirs: &[&Path], previous: Option<Record>, settled: Duration) -> InputsDigest {
+        digest_inputs("identity", dirs, previous, settled).unwrap()
+    }
+
+    /// The record a build would write for `inputs` (the generation and manifest do not matter here).
+    fn recorded(inputs: &InputsDigest) -> Record {
+        Record {
+            generation: "gen".into(),
+            digest: inputs.digest.clone(),
+            manifest: None,
+            inputs: inputs.files.clone(),
+            read_from_ns: inputs.read_from_ns,
+        }
+    }
+
+    fn export() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("catalog")).unwrap();
+        fs::write(dir.path().join("catalog/products.json"), b"[1,2,3]").unwrap();
+        fs::write(dir.path().join("store.json"), b"{}").unwrap();
+        dir
+    }
+
+    #[test]
+    fn unchanged_stamps_keep_their_hashes_without_reading_the_files() {
+        let dir = export();
+        let first = digest(&[dir.path()], None, Duration::ZERO);
+        assert_eq!(first.hashed, 2);
+        let again = digest(&[dir.path()], Some(recorded(&first)), Duration::ZERO);
+        assert_eq!(again.hashed, 0, "no file read");
+        assert_eq!(again.digest, first.digest);
+        // The same digest as reading every file.
+        assert_eq!(
+            digest(&[dir.path()], None, Duration::ZERO).digest,
+            first.digest
+        );
+    }
+
+    #[test]
+    fn a_file_rewritten_with_its_length_and_modification_time_kept_is_read_again() {
+        let dir = export();
+        let path = dir.path().join("catalog/products.json");
+        let first = digest(&[dir.path()], None, Duration::ZERO);
+        let mtime = fs::metadata(&path).unwrap().modified().unwrap();
+        // Its change time moves on whatever a tool does with the modification time.
+        std::thread::sleep(Duration::from_millis(20));
+        fs::write(&path, b"[1,2,4]").unwrap();
+        fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        let again = digest(&[dir.path()], Some(recorded(&first)), Duration::ZERO);
+        assert_eq!(again.hashed, 1, "the rewritten file, only");
+        assert_ne!(again.digest, first.digest);
+    }
+
+    #[test]
+    fn files_written_just_before_the_recording_build_read_them_are_read_again() {
+        let dir = export();
+        let first = digest(&[dir.path()], None, Duration::ZERO);
+        let again = digest(
+            &[dir.path()],
+            Some(recorded(&first)),
+            Duration::from_secs(3600),
+        );
+        assert_eq!(again.hashed, 2);
+        assert_eq!(again.digest, first.digest);
+    }
+
+    #[test]
+    fn added_and_removed_files_change_the_digest() {
+        let dir = export();
+        let first = digest(&[dir.path()], None, Duration::ZERO);
+        fs::write(dir.path().join("catalog/extra.json"), b"[]").unwrap();
+        let added = digest(&[dir.path()], Some(recorded(&first)), Duration::ZERO);
+        assert_eq!(added.hashed, 1);
+        assert_ne!(added.digest, first.digest);
+        fs::remove_file(dir.path().join("catalog/extra.json")).unwrap();
+        fs::remove_file(dir.path().join("store.json")).unwrap();
+        let removed = digest(&[dir.path()], Some(recorded(&added)), Duration::ZERO);
+        assert_eq!(removed.hashed, 0);
+        assert_ne!(removed.digest, first.digest);
+    }
 }
