@@ -149,28 +149,18 @@ pub fn digest_inputs(
         .map(|(di, path, stamp)| {
             let rel = path.strip_prefix(dirs[*di]).unwrap_or(path);
             let rel_text = rel.to_string_lossy().into_owned();
-            if let Some(hash) = reusable.get(&(*di, rel_text.as_str(), *stamp)) {
-                let file = InputFile {
-                    dir: *di,
-                    path: rel_text.clone(),
-                    stamp: *stamp,
-                    hash: (*hash).to_string(),
-                };
-                return Ok((file, false));
-            }
-            let bytes = std::fs::read(path).map_err(io_err(path, "read"))?;
-            let mut h = blake3::Hasher::new();
-            h.update(rel.as_os_str().as_encoded_bytes());
-            h.update(&[0]);
-            h.update(&bytes);
-            let hash = hex(h.finalize().as_bytes());
+            let recorded = reusable.get(&(*di, rel_text.as_str(), *stamp));
+            let (hash, read) = match recorded {
+                Some(hash) => ((*hash).to_string(), false),
+                None => (hash_file(path, rel)?, true),
+            };
             let file = InputFile {
                 dir: *di,
                 path: rel_text,
                 stamp: *stamp,
                 hash,
             };
-            Ok((file, true))
+            Ok((file, read))
         })
         .collect::<Result<_, IoError>>()?;
     let mut all = blake3::Hasher::new();
@@ -186,6 +176,16 @@ pub fn digest_inputs(
         read_from_ns,
         previous,
     })
+}
+
+/// The hash of one input file: its path relative to its input directory, a NUL, its bytes.
+fn hash_file(path: &Path, rel: &Path) -> Result<String, IoError> {
+    let bytes = std::fs::read(path).map_err(io_err(path, "read"))?;
+    let mut h = blake3::Hasher::new();
+    h.update(rel.as_os_str().as_encoded_bytes());
+    h.update(&[0]);
+    h.update(&bytes);
+    Ok(hex(h.finalize().as_bytes()))
 }
 
 /// The recorded hashes that may stand for reading their files: those of files whose times were
