@@ -30,7 +30,8 @@ const RECORD_FILE: &str = "last-inputs.json";
 /// A recorded hash is reused only for a file whose times are this much older than the moment the
 /// recording build began reading: a file being rewritten in place while that build read it may
 /// have been read half-written under its final stamp, and file times come from a clock that lags
-/// by up to a tick. Such a file is read again by the next build, which records it then.
+/// by up to a tick. Such a file is read again when the build records its inputs, if it has
+/// settled by then (see `settle_fresh_files`), else by the next build.
 pub const SETTLED: Duration = Duration::from_secs(1);
 
 #[derive(Serialize, Deserialize, PartialEq, Eq, Debug)]
@@ -105,6 +106,8 @@ pub struct InputsDigest {
     files: Vec<InputFile>,
     read_from_ns: u128,
     previous: Option<Record>,
+    /// The input directories, in the order `InputFile::dir` counts them.
+    roots: Vec<PathBuf>,
 }
 
 /// The last successful build's record in `cache`, if there is one this build can read.
@@ -122,9 +125,7 @@ pub fn digest_inputs(
     previous: Option<Record>,
     settled: Duration,
 ) -> Result<InputsDigest, IoError> {
-    let read_from_ns = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
+    let read_from_ns = now_ns();
     let mut files: Vec<(usize, PathBuf, InputStamp)> = Vec::new();
     for (di, dir) in dirs.iter().enumerate() {
         for entry in WalkDir::new(dir).sort_by_file_name() {
@@ -175,7 +176,50 @@ pub fn digest_inputs(
         files: found.into_iter().map(|(file, _)| file).collect(),
         read_from_ns,
         previous,
+        roots: dirs.iter().map(|d| d.to_path_buf()).collect(),
     })
+}
+
+fn now_ns() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos())
+}
+
+/// Whether both of a file's times are before `before_ns`.
+fn older_than(file: &InputFile, before_ns: u128) -> bool {
+    let before = i128::try_from(before_ns).unwrap_or(i128::MAX);
+    file.stamp.mtime_ns < before && file.stamp.ctime_ns < before
+}
+
+/// The moment a record of `inputs` may count from (see `reusable_hashes`). Files written just
+/// before the build began reading them (an import or a generator right before the build) could
+/// not be vouched for then; once `settled` has passed since their times, each is read again, and
+/// when every such file still has the stamp and hash the build used, the record counts from
+/// the moment this check began. Otherwise it counts from when the build began reading, and the
+/// next build reads them. Costs the build one more read of those files (page-cached, as a rule)
+/// so that the next identical build reads none.
+fn settle_fresh_files(inputs: &InputsDigest, settled: Duration) -> u128 {
+    let now = now_ns();
+    let margin = settled.as_nanos();
+    let fresh: Vec<&InputFile> = inputs
+        .files
+        .iter()
+        .filter(|f| !older_than(f, inputs.read_from_ns.saturating_sub(margin)))
+        // Those still too fresh stay unvouched whichever moment the record counts from.
+        .filter(|f| older_than(f, now.saturating_sub(margin)))
+        .collect();
+    if fresh.is_empty() {
+        return inputs.read_from_ns;
+    }
+    let unchanged = fresh.par_iter().all(|f| {
+        let root = &inputs.roots[f.dir];
+        let path = root.join(&f.path);
+        // Hashed first, then stat'ed: a write during the read shows in the change time.
+        hash_file(&path, Path::new(&f.path)).is_ok_and(|hash| hash == f.hash)
+            && std::fs::metadata(&path).is_ok_and(|meta| InputStamp::of(&meta) == f.stamp)
+    });
+    if unchanged { now } else { inputs.read_from_ns }
 }
 
 /// The hash of one input file: its path relative to its input directory, a NUL, its bytes.
@@ -251,7 +295,7 @@ pub fn record(
         digest: inputs.digest.clone(),
         manifest: facts,
         inputs: inputs.files.clone(),
-        read_from_ns: inputs.read_from_ns,
+        read_from_ns: settle_fresh_files(inputs, SETTLED),
     };
     write_record(dirs, &record)
 }
@@ -362,6 +406,57 @@ mod tests {
         );
         assert_eq!(again.hashed, 2);
         assert_eq!(again.digest, first.digest);
+    }
+
+    #[test]
+    fn fresh_files_settled_by_the_time_of_the_record_are_vouched_for_then() {
+        let dir = export();
+        let settled = Duration::from_millis(300);
+        // Read at once: both files are fresh.
+        let first = digest(&[dir.path()], None, settled);
+        std::thread::sleep(Duration::from_millis(400));
+        let from = settle_fresh_files(&first, settled);
+        assert!(from > first.read_from_ns, "counts from the check");
+        let record = Record {
+            read_from_ns: from,
+            ..recorded(&first)
+        };
+        let again = digest(&[dir.path()], Some(record), settled);
+        assert_eq!(again.hashed, 0, "no file read");
+        assert_eq!(again.digest, first.digest);
+    }
+
+    #[test]
+    fn a_fresh_file_changed_before_the_record_leaves_the_fresh_files_to_the_next_build() {
+        let dir = export();
+        let path = dir.path().join("catalog/products.json");
+        let settled = Duration::from_millis(300);
+        let first = digest(&[dir.path()], None, settled);
+        // The same length, its modification time set back: only its change time and bytes differ.
+        let mtime = fs::metadata(&path).unwrap().modified().unwrap();
+        fs::write(&path, b"[1,2,4]").unwrap();
+        fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(400));
+        assert_eq!(settle_fresh_files(&first, settled), first.read_from_ns);
+        let again = digest(&[dir.path()], Some(recorded(&first)), settled);
+        assert_eq!(again.hashed, 2, "both fresh files read again");
+        assert_ne!(again.digest, first.digest);
+    }
+
+    #[test]
+    fn files_still_too_fresh_when_recorded_are_read_by_the_next_build() {
+        let dir = export();
+        let settled = Duration::from_secs(3600);
+        let first = digest(&[dir.path()], None, settled);
+        let from = settle_fresh_files(&first, settled);
+        assert_eq!(from, first.read_from_ns, "nothing could be vouched for");
+        let again = digest(&[dir.path()], Some(recorded(&first)), settled);
+        assert_eq!(again.hashed, 2);
     }
 
     #[test]
