@@ -352,6 +352,19 @@ mod tests {
         }
     }
 
+    /// Writes `bytes` (the file's length) over `path` and sets its modification time back: only
+    /// its change time and bytes differ.
+    fn rewrite_keeping_length_and_time(path: &Path, bytes: &[u8]) {
+        let mtime = fs::metadata(path).unwrap().modified().unwrap();
+        fs::write(path, bytes).unwrap();
+        fs::File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+    }
+
     fn export() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir_all(dir.path().join("catalog")).unwrap();
@@ -380,16 +393,9 @@ mod tests {
         let dir = export();
         let path = dir.path().join("catalog/products.json");
         let first = digest(&[dir.path()], None, Duration::ZERO);
-        let mtime = fs::metadata(&path).unwrap().modified().unwrap();
         // Its change time moves on whatever a tool does with the modification time.
         std::thread::sleep(Duration::from_millis(20));
-        fs::write(&path, b"[1,2,4]").unwrap();
-        fs::File::options()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_modified(mtime)
-            .unwrap();
+        rewrite_keeping_length_and_time(&path, b"[1,2,4]");
         let again = digest(&[dir.path()], Some(recorded(&first)), Duration::ZERO);
         assert_eq!(again.hashed, 1, "the rewritten file, only");
         assert_ne!(again.digest, first.digest);
@@ -432,15 +438,7 @@ mod tests {
         let path = dir.path().join("catalog/products.json");
         let settled = Duration::from_millis(300);
         let first = digest(&[dir.path()], None, settled);
-        // The same length, its modification time set back: only its change time and bytes differ.
-        let mtime = fs::metadata(&path).unwrap().modified().unwrap();
-        fs::write(&path, b"[1,2,4]").unwrap();
-        fs::File::options()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_modified(mtime)
-            .unwrap();
+        rewrite_keeping_length_and_time(&path, b"[1,2,4]");
         std::thread::sleep(Duration::from_millis(400));
         assert_eq!(settle_fresh_files(&first, settled), first.read_from_ns);
         let again = digest(&[dir.path()], Some(recorded(&first)), settled);
