@@ -155,6 +155,23 @@ describe('desktop mega menu', () => {
     expect(document.activeElement).toBe(toggle);
   });
 
+  it('a pointer that hovers onto the toggle and clicks it leaves the panel open; a key press toggles', () => {
+    const { container } = render(<MegaMenu {...megaMenu} />);
+    const womens = container.querySelector<HTMLElement>('.mega__item')!;
+    const toggle = screen.getByRole('button', { name: 'Womens menu' });
+    // The hover opens it, and the click of the same gesture must not close it again.
+    fireEvent.mouseEnter(womens);
+    fireEvent.click(toggle, { detail: 1 });
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(toggle, { detail: 1 });
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    // Enter or Space on the toggle (a click of detail 0) closes and opens it.
+    fireEvent.click(toggle, { detail: 0 });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle, { detail: 0 });
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+  });
+
   it('pushes navigation_click with the breadcrumb of titles', () => {
     render(<MegaMenu {...megaMenu} />);
     const link = screen.getByRole('link', { name: /Dresses/ });

@@ -150,7 +150,11 @@ export default function MegaMenu({ topLevelLinks }: MegaMenuProps): ReactElement
                   aria-expanded={isOpen}
                   onClick={(event) => {
                     event.stopPropagation();
-                    setOpen(isOpen ? null : i);
+                    // A pointer reaching the toggle has opened the panel by hovering (a tap on a
+                    // tablet fires the hover first too): its click opens, never closes what the
+                    // same gesture opened. A key press (detail 0) toggles.
+                    const byPointer = event.detail > 0;
+                    setOpen((current) => (current === i && !byPointer ? null : i));
                   }}
                 >
                   <BlockIcon name="chevron-down" size={16} />
