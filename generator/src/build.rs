@@ -7,7 +7,7 @@ use crate::input_digest;
 use crate::output::spare::Spare;
 use crate::output::{
     IoError, KnownManifest, LiveTree, NewGeneration, OutputDirs, Publish, fill_missing_sha1,
-    has_every_sha1, io_err, new_manifest, sha1_hex,
+    has_every_sha1, io_err, new_manifest, sha1_hex, walk_err,
 };
 use crate::plan::{Page, PlanInputs, PlanMemo, plan_reusing};
 use crate::render::{TemplateError, Templates};
@@ -206,11 +206,7 @@ fn copied_outputs(dir: &Path, prefix: &str) -> Result<Vec<CopiedFile>, IoError> 
         .into_iter()
         .filter_entry(|e| e.file_name() != ".vite")
     {
-        let entry = entry.map_err(|e| IoError {
-            path: dir.display().to_string(),
-            action: "list",
-            cause: e.into(),
-        })?;
+        let entry = entry.map_err(walk_err(dir, "list"))?;
         if !entry.file_type().is_file() {
             continue;
         }

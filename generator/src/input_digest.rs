@@ -15,7 +15,7 @@
 
 use crate::output::{
     FileStamp, IoError, KnownManifest, LiveTree, Manifest, OutputDirs, has_every_sha1, hex, io_err,
-    write_atomically,
+    walk_err, write_atomically,
 };
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -129,17 +129,9 @@ pub fn digest_inputs(
     let mut files: Vec<(usize, PathBuf, InputStamp)> = Vec::new();
     for (di, dir) in dirs.iter().enumerate() {
         for entry in WalkDir::new(dir).sort_by_file_name() {
-            let entry = entry.map_err(|e| IoError {
-                path: dir.display().to_string(),
-                action: "list",
-                cause: e.into(),
-            })?;
+            let entry = entry.map_err(walk_err(dir, "list"))?;
             if entry.file_type().is_file() {
-                let meta = entry.metadata().map_err(|e| IoError {
-                    path: entry.path().display().to_string(),
-                    action: "stat",
-                    cause: e.into(),
-                })?;
+                let meta = entry.metadata().map_err(walk_err(entry.path(), "stat"))?;
                 files.push((di, entry.into_path(), InputStamp::of(&meta)));
             }
         }
@@ -455,6 +447,22 @@ mod tests {
         assert_eq!(from, first.read_from_ns, "nothing could be vouched for");
         let again = digest(&[dir.path()], Some(recorded(&first)), settled);
         assert_eq!(again.hashed, 2);
+    }
+
+    #[test]
+    fn a_missing_input_directory_is_named_once_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("templates");
+        let err = digest_inputs("identity", &[&missing], None, Duration::ZERO)
+            .err()
+            .expect("a missing directory fails");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: list: No such file or directory (os error 2)",
+                missing.display()
+            )
+        );
     }
 
     #[test]

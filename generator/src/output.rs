@@ -44,6 +44,28 @@ pub fn io_err(path: &Path, action: &'static str) -> impl FnOnce(std::io::Error) 
     }
 }
 
+/// A failure walking `dir` (`action`: list, stat), naming the entry it happened at and the
+/// system's reason once (a walkdir error's own text repeats the path: "IO error for operation
+/// on …").
+pub fn walk_err(
+    dir: &Path,
+    action: &'static str,
+) -> impl FnOnce(walkdir::Error) -> IoError + use<> {
+    let dir = dir.to_path_buf();
+    move |e| {
+        let path = e.path().unwrap_or(&dir).display().to_string();
+        let cause = match e.into_io_error() {
+            Some(cause) => cause,
+            None => std::io::Error::other("a symbolic link leads back into a directory above it"),
+        };
+        IoError {
+            path,
+            action,
+            cause,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Manifest {
     pub version: u32,
