@@ -180,7 +180,8 @@ fn now_ns() -> u128 {
 
 /// Whether both of a file's times are before `before_ns`.
 fn older_than(file: &InputFile, before_ns: u128) -> bool {
-    let before = i128::try_from(before_ns).unwrap_or(i128::MAX);
+    // A moment past what file times can hold counts as none: nothing is vouched for.
+    let before = i128::try_from(before_ns).unwrap_or(0);
     file.stamp.mtime_ns < before && file.stamp.ctime_ns < before
 }
 
@@ -233,12 +234,11 @@ fn reusable_hashes(
     let Some(record) = previous else {
         return FxHashMap::default();
     };
-    let before =
-        i128::try_from(record.read_from_ns.saturating_sub(settled.as_nanos())).unwrap_or(0);
+    let before = record.read_from_ns.saturating_sub(settled.as_nanos());
     record
         .inputs
         .iter()
-        .filter(|f| f.stamp.mtime_ns < before && f.stamp.ctime_ns < before)
+        .filter(|f| older_than(f, before))
         .map(|f| ((f.dir, f.path.as_str(), f.stamp), f.hash.as_str()))
         .collect()
 }
