@@ -8,6 +8,7 @@ use minijinja::{Environment, Error, ErrorKind, State, Value, context};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use walkdir::WalkDir;
 
@@ -22,6 +23,18 @@ thread_local! {
     /// Each thread renders its pages into one buffer that keeps its size: a page (~60 kB) is
     /// then written once, instead of into a string that doubles a dozen times as it grows.
     static PAGE_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The sibling fragment this thread rendered last, by fragment epoch, name and key.
+    static LAST_SIBLING_FRAGMENT: RefCell<Option<(SiblingKey, Value)>> = const { RefCell::new(None) };
+}
+
+/// A sibling fragment's epoch, partial name and key.
+type SiblingKey = (u64, String, String);
+
+/// A new epoch for sibling fragments: unique in the process, so no thread ever reuses one that
+/// another template set, or an earlier build of this one, rendered.
+fn next_fragment_epoch() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// Rendered layout fragments of the current build, by fragment name and key. Kept as safe-string
@@ -45,6 +58,8 @@ pub enum TemplateError {
 pub struct Templates {
     pub env: Environment<'static>,
     fragments: FragmentCache,
+    /// Changes whenever the fragments are forgotten, which forgets every thread's sibling fragment.
+    sibling_epoch: Arc<AtomicU64>,
     /// Hash of every template file: part of every page's fingerprint.
     pub digest: [u8; 32],
 }
@@ -93,6 +108,14 @@ impl Templates {
                 fragment(&cache, state, name, key, vars)
             },
         );
+        let sibling_epoch = Arc::new(AtomicU64::new(next_fragment_epoch()));
+        let epoch = sibling_epoch.clone();
+        env.add_function(
+            "sibling_fragment",
+            move |state: &State, name: String, key: String, vars: Kwargs| {
+                sibling_fragment(&epoch, state, name, key, vars)
+            },
+        );
         if env.get_template("macros/card.html").is_ok() {
             env.add_template_owned(
                 CARD_TEMPLATE,
@@ -106,6 +129,7 @@ impl Templates {
         Ok(Templates {
             env,
             fragments,
+            sibling_epoch,
             digest: *hasher.finalize().as_bytes(),
         })
     }
@@ -117,6 +141,8 @@ impl Templates {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
+        self.sibling_epoch
+            .store(next_fragment_epoch(), Ordering::Relaxed);
     }
 
     /// The lazy-loading product card (`macros/card.html`) for one card value.
@@ -188,6 +214,44 @@ fn fragment(
     {
         return Ok(html.clone());
     }
+    let html = render_partial(state, &name, &vars)?;
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(cache_key, html.clone());
+    Ok(html)
+}
+
+/// `sibling_fragment(name, key, var=value, …)`: like `fragment`, for markup that sibling pages
+/// share (a product's related-product rails, the same on each of its colourways in a market):
+/// the thread keeps only the last one it rendered and reuses it while `key` stays the same. The
+/// plan lists siblings together and each worker takes runs of neighbouring pages, so this renders
+/// once per run and holds one fragment per thread, where `fragment` would hold every product's.
+fn sibling_fragment(
+    epoch: &AtomicU64,
+    state: &State,
+    name: String,
+    key: String,
+    vars: Kwargs,
+) -> Result<Value, Error> {
+    let cache_key = (epoch.load(Ordering::Relaxed), name, key);
+    let hit = LAST_SIBLING_FRAGMENT.with(|last| {
+        last.borrow()
+            .as_ref()
+            .filter(|(k, _)| *k == cache_key)
+            .map(|(_, html)| html.clone())
+    });
+    if let Some(html) = hit {
+        return Ok(html);
+    }
+    let html = render_partial(state, &cache_key.1, &vars)?;
+    LAST_SIBLING_FRAGMENT.with(|last| *last.borrow_mut() = Some((cache_key, html.clone())));
+    Ok(html)
+}
+
+/// Renders the partial `name` with only `vars`, its islands' ids under a prefix of its own (so
+/// they are the same wherever the markup is reused and never collide with the page's).
+fn render_partial(state: &State, name: &str, vars: &Kwargs) -> Result<Value, Error> {
     let ctx: BTreeMap<String, Value> = vars
         .args()
         .map(|k| Ok((k.to_string(), vars.get::<Value>(k)?)))
@@ -196,7 +260,7 @@ fn fragment(
     let prefix: String = name
         .rsplit('/')
         .next()
-        .unwrap_or(&name)
+        .unwrap_or(name)
         .trim_end_matches(".html")
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
@@ -205,15 +269,10 @@ fn fragment(
         ISLAND_SCOPE.with(|s| std::mem::replace(&mut *s.borrow_mut(), (format!("{prefix}-"), 0)));
     let rendered = state
         .env()
-        .get_template(&name)
+        .get_template(name)
         .and_then(|t| t.render(Value::from_object(ctx)));
     ISLAND_SCOPE.with(|s| *s.borrow_mut() = outer);
-    let html = Value::from_safe_string(rendered?);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(cache_key, html.clone());
-    Ok(html)
+    Ok(Value::from_safe_string(rendered?))
 }
 
 /// Island props that carry their `<script>` JSON, written by serde from the typed values they were

@@ -44,3 +44,39 @@ fn srcset_lists_every_width_with_media_parameters() {
         "/m/a.svg?w=68&fmt=auto&qlt=default"
     );
 }
+
+/// Renders `page.html` (which prints the sibling fragment keyed by `key`) with `name`.
+fn render_sibling(templates: &Templates, key: &str, name: &str) -> String {
+    templates
+        .env
+        .get_template("page.html")
+        .unwrap()
+        .render(context! { key => key, name => name })
+        .unwrap()
+}
+
+#[test]
+fn a_sibling_fragment_is_reused_while_its_key_stays_and_forgotten_with_the_build() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("partials")).unwrap();
+    std::fs::write(dir.path().join("partials/rail.html"), "<b>{{ name }}</b>").unwrap();
+    std::fs::write(
+        dir.path().join("page.html"),
+        "[{{ sibling_fragment('partials/rail.html', key, name=name) }}]",
+    )
+    .unwrap();
+    let templates = Templates::load(dir.path()).unwrap();
+    assert_eq!(render_sibling(&templates, "uk/1", "A"), "[<b>A</b>]");
+    // Same key: the siblings share the markup, whatever else they pass.
+    assert_eq!(render_sibling(&templates, "uk/1", "B"), "[<b>A</b>]");
+    // Another key renders again, and the thread keeps only that one.
+    assert_eq!(render_sibling(&templates, "us/1", "C"), "[<b>C</b>]");
+    assert_eq!(render_sibling(&templates, "uk/1", "D"), "[<b>D</b>]");
+    // A new build (fragments forgotten) never sees the last build's markup under the same key.
+    templates.clear_fragments();
+    assert_eq!(render_sibling(&templates, "uk/1", "E"), "[<b>E</b>]");
+    // Nor does another template set rendering on the same thread.
+    let other = Templates::load(dir.path()).unwrap();
+    assert_eq!(render_sibling(&other, "uk/1", "F"), "[<b>F</b>]");
+    assert_eq!(render_sibling(&templates, "uk/1", "G"), "[<b>G</b>]");
+}
