@@ -41,6 +41,10 @@ pub struct Shared<'a> {
     pub site: &'a SiteModel,
     chrome: [Value; 3],
     assets: Value,
+    /// Per market, what every page of it shows the same: `market` and `header_props` (built once,
+    /// not per page).
+    market_values: [(Value, Value); 3],
+    store_value: Value,
     templates: &'a Templates,
     /// Product card per product index, per market, rendered on first use: a build that changes
     /// few pages renders few cards.
@@ -146,6 +150,17 @@ impl<'a> Shared<'a> {
         templates: &'a Templates,
     ) -> Shared<'a> {
         let chrome = std::array::from_fn(|mi| chrome_value(content, &MARKETS[mi]));
+        let market_values = std::array::from_fn(|mi| {
+            let market = &MARKETS[mi];
+            (
+                to_value(
+                    json!({"code": market.code, "name": market.name, "prefix": market.path_prefix, "currency": market.currency.code(), "html_lang": market.html_lang}),
+                ),
+                to_value(json!({"prefix": market.path_prefix})),
+            )
+        });
+        let store = &catalog.store;
+        let store_value = to_value(json!({"name": store.name, "base_url": store.base_url}));
         let cards = catalog
             .products
             .iter()
@@ -163,6 +178,8 @@ impl<'a> Shared<'a> {
             shops,
             site,
             chrome,
+            market_values,
+            store_value,
             assets: to_value(json!({"css": bundles.css, "entry": bundles.entry})),
             templates,
             cards,
@@ -264,7 +281,6 @@ impl<'a> Shared<'a> {
     /// page's title and description, and a trail below home becomes a `BreadcrumbList`.
     fn page_context(&self, mut meta: PageMeta, market: &Market, body: Body) -> Value {
         let base = &self.catalog.store.base_url;
-        let store_name = &self.catalog.store.name;
         if meta.og.title.is_empty() {
             meta.og.title = meta.title.clone();
             meta.og.description = meta.description.clone();
@@ -277,19 +293,13 @@ impl<'a> Shared<'a> {
                 .collect();
             meta.jsonld.push(seo::breadcrumb_list(base, &crumbs));
         }
-        let market_value = json!({"code": market.code, "name": market.name, "prefix": market.path_prefix, "currency": market.currency.code(), "html_lang": market.html_lang});
+        let (market_value, header_props) = &self.market_values[market.index()];
         let mut ctx: BTreeMap<&str, Value> = BTreeMap::new();
-        ctx.insert("market", to_value(market_value));
-        ctx.insert(
-            "store",
-            to_value(json!({"name": store_name, "base_url": base})),
-        );
+        ctx.insert("market", market_value.clone());
+        ctx.insert("store", self.store_value.clone());
         ctx.insert("page", to_value(&meta));
         ctx.insert("assets", self.assets.clone());
-        ctx.insert(
-            "header_props",
-            to_value(json!({"prefix": market.path_prefix})),
-        );
+        ctx.insert("header_props", header_props.clone());
         ctx.insert("chrome", self.chrome[market.index()].clone());
         ctx.insert(body.0, body.1);
         Value::from_object(ctx)
