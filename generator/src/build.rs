@@ -7,7 +7,7 @@ use crate::input_digest;
 use crate::output::spare::Spare;
 use crate::output::{
     IoError, KnownManifest, LiveTree, NewGeneration, OutputDirs, Publish, fill_missing_sha1,
-    has_every_sha1, io_err, new_manifest, sha1_hex, walk_err,
+    has_every_sha1, io_err, new_manifest, sha1_hex, sha1_hex_of_parts, walk_err,
 };
 use crate::plan::{Page, PlanInputs, PlanMemo, plan_reusing};
 use crate::render::{TemplateError, Templates};
@@ -610,16 +610,20 @@ fn build_loaded(
                 return Ok(None);
             }
             let sha1 = match &p.source {
-                Source::Page(page) => {
-                    let html = templates
-                        .render_page(page.kind.template(), shared.context(page), bundles)
-                        .map_err(|source| BuildError::Render {
-                            page: page.url_path(),
-                            source,
-                        })?;
-                    generation.write(&p.path, html.as_bytes())?;
-                    sha1_hex(html.as_bytes())
-                }
+                Source::Page(page) => templates
+                    .render_page_parts(
+                        page.kind.template(),
+                        shared.context(page),
+                        bundles,
+                        |parts| {
+                            generation.write_parts(&p.path, parts)?;
+                            Ok::<_, IoError>(sha1_hex_of_parts(parts))
+                        },
+                    )
+                    .map_err(|source| BuildError::Render {
+                        page: page.url_path(),
+                        source,
+                    })??,
                 Source::Sitemap(file) => {
                     let xml = seo::sitemap_xml(&catalog.store.base_url, file);
                     generation.write(&p.path, xml.as_bytes())?;

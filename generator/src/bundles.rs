@@ -140,18 +140,19 @@ impl Bundles {
     /// (which Vite's loader then finds in place and does not load again). Island chunks are not
     /// preloaded: on a phone's connection their downloads took bandwidth from the first paint's
     /// stylesheet and the largest picture (docs/decisions.md "Nothing preloaded").
-    pub fn island_style_tags(&self, html: &str) -> String {
+    pub fn island_style_tags(&self, html: &[u8]) -> String {
         let mut seen: Vec<&str> = Vec::new();
         let mut tags = String::new();
         let marker = "data-island=\"";
         // memchr's SIMD search: every page is scanned whole, and std's `find` was a visible
         // share of a cold build's profile.
-        for at in memchr::memmem::find_iter(html.as_bytes(), marker) {
+        for at in memchr::memmem::find_iter(html, marker) {
             let rest = &html[at + marker.len()..];
-            let Some(end) = memchr::memchr(b'"', rest.as_bytes()) else {
+            let Some(end) = memchr::memchr(b'"', rest) else {
                 break;
             };
-            let name = &rest[..end];
+            // Island names are ASCII letters and digits (`island()` refuses others).
+            let name = std::str::from_utf8(&rest[..end]).unwrap_or_default();
             for u in self.island_styles.get(name).into_iter().flatten() {
                 if !seen.contains(&u.as_str()) {
                     seen.push(u);

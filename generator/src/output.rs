@@ -388,12 +388,33 @@ fn make_dirs<'a>(
 /// close. A generation's files may be hard links shared with the live tree (a recycled spare),
 /// so writing through an existing path could change the live site.
 fn create_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write as _;
-    std::fs::OpenOptions::new()
+    create_new_from_parts(path, &[bytes])
+}
+
+/// `create_new` for a file whose bytes are `parts` in order, written with one `writev` (a page
+/// and its island stylesheets, left where they were rendered instead of joined into a copy).
+fn create_new_from_parts(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
+    use std::io::{IoSlice, Write as _};
+    let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(path)?
-        .write_all(bytes)
+        .open(path)?;
+    let mut slices: Vec<IoSlice> = parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| IoSlice::new(p))
+        .collect();
+    let mut rest = &mut slices[..];
+    // A regular file takes all of it at once; the loop is for a short write all the same.
+    while !rest.is_empty() {
+        match file.write_vectored(rest) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut rest, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Lower-case hex of a digest.
@@ -556,8 +577,13 @@ impl NewGeneration {
     }
 
     pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), IoError> {
+        self.write_parts(rel, &[bytes])
+    }
+
+    /// Writes output `rel` whose bytes are `parts` in order.
+    pub fn write_parts(&self, rel: &str, parts: &[&[u8]]) -> Result<(), IoError> {
         let path = self.target(rel)?;
-        create_new(&path, bytes).map_err(io_err(&path, "write"))
+        create_new_from_parts(&path, parts).map_err(io_err(&path, "write"))
     }
 
     /// Carries an unchanged file over from the live tree without writing it again.
@@ -711,8 +737,17 @@ pub fn new_manifest(
 
 /// Lower-case hex of the SHA-1 of `bytes`: how Netlify's deploy API names a file's content.
 pub fn sha1_hex(bytes: &[u8]) -> String {
+    sha1_hex_of_parts(&[bytes])
+}
+
+/// `sha1_hex` of the bytes of `parts` in order.
+pub fn sha1_hex_of_parts(parts: &[&[u8]]) -> String {
     use sha1::Digest as _;
-    let digest = sha1::Sha1::digest(bytes);
+    let mut hasher = sha1::Sha1::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    let digest = hasher.finalize();
     let mut out = String::with_capacity(40);
     for b in digest.iter() {
         use std::fmt::Write as _;

@@ -19,7 +19,7 @@ fn a_page_links_the_stylesheets_of_its_islands_once_and_no_others() {
     .unwrap();
     let bundles = Bundles::load(dir.path()).unwrap();
     let tags = bundles.island_style_tags(
-        r#"<div data-island="ShopFinder"></div><div data-island="ShopFinder"></div><div data-island="HeaderActions"></div><div data-island="Listing"></div>"#,
+        br#"<div data-island="ShopFinder"></div><div data-island="ShopFinder"></div><div data-island="HeaderActions"></div><div data-island="Listing"></div>"#,
     );
     // Every island's own stylesheet, once; no chunk is preloaded.
     assert_eq!(
@@ -28,7 +28,7 @@ fn a_page_links_the_stylesheets_of_its_islands_once_and_no_others() {
     );
     assert!(
         !bundles
-            .island_style_tags(r#"<div data-island="Listing"></div>"#)
+            .island_style_tags(br#"<div data-island="Listing"></div>"#)
             .contains("stylesheet")
     );
 }

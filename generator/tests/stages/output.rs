@@ -1,11 +1,22 @@
 //! Atomic, incremental output: atomic writes, file digests for deploys, paths kept inside the
-//! generation, and overlays served through the live view then compacted.
+//! generation, files written in parts, and overlays served through the live view then compacted.
 
 use generator::output::{
     CompactError, KnownManifest, LiveView, Manifest, NewGeneration, OutputDirs, compact,
-    complete_sha1, has_every_sha1, new_manifest, prune_except, write_atomically,
+    complete_sha1, has_every_sha1, new_manifest, prune_except, sha1_hex, sha1_hex_of_parts,
+    write_atomically,
 };
 use std::collections::BTreeMap;
+
+/// A public directory and a build cache in a fresh temporary directory (kept while it lives).
+fn temp_output_dirs() -> (tempfile::TempDir, OutputDirs) {
+    let dir = tempfile::tempdir().unwrap();
+    let dirs = OutputDirs {
+        public: dir.path().join("public"),
+        cache: dir.path().join("cache"),
+    };
+    (dir, dirs)
+}
 
 #[test]
 fn a_failed_atomic_write_leaves_no_temporary_file_and_the_old_bytes() {
@@ -34,11 +45,7 @@ fn a_failed_atomic_write_leaves_no_temporary_file_and_the_old_bytes() {
 
 #[test]
 fn a_manifest_without_digests_gets_each_files_sha1_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let dirs = OutputDirs {
-        public: dir.path().join("public"),
-        cache: dir.path().join("cache"),
-    };
+    let (_dir, dirs) = temp_output_dirs();
     let base = NewGeneration::create(&dirs).unwrap();
     base.write("a.html", b"a1").unwrap();
     base.write("m/b.css", b"").unwrap();
@@ -69,11 +76,7 @@ fn a_manifest_without_digests_gets_each_files_sha1_once() {
 
 #[test]
 fn outputs_cannot_escape_the_generation() {
-    let dir = tempfile::tempdir().unwrap();
-    let dirs = OutputDirs {
-        public: dir.path().join("public"),
-        cache: dir.path().join("cache"),
-    };
+    let (_dir, dirs) = temp_output_dirs();
     let generation = NewGeneration::create(&dirs).unwrap();
     for bad in ["/etc/x", "../x", "a/../../x", ""] {
         assert!(
@@ -82,6 +85,24 @@ fn outputs_cannot_escape_the_generation() {
         );
     }
     generation.write("a/b.html", b"ok").unwrap();
+}
+
+#[test]
+fn a_file_written_in_parts_holds_them_in_order_and_is_never_written_through() {
+    let (_dir, dirs) = temp_output_dirs();
+    let generation = NewGeneration::create(&dirs).unwrap();
+    generation
+        .write_parts("a/page.html", &[b"<head>", b"", b"<link>", b"</head>"])
+        .unwrap();
+    let path = generation.tmp_dir().join("a/page.html");
+    assert_eq!(std::fs::read(&path).unwrap(), b"<head><link></head>");
+    // A path that exists is refused, its bytes kept: it may be a link shared with the live tree.
+    assert!(generation.write_parts("a/page.html", &[b"x"]).is_err());
+    assert_eq!(std::fs::read(&path).unwrap(), b"<head><link></head>");
+    assert_eq!(
+        sha1_hex_of_parts(&[b"<head>", b"", b"<link>", b"</head>"]),
+        sha1_hex(b"<head><link></head>")
+    );
 }
 
 fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
@@ -93,11 +114,7 @@ fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
 
 #[test]
 fn overlays_are_served_through_the_view_and_compacted_into_a_full_generation() {
-    let dir = tempfile::tempdir().unwrap();
-    let dirs = OutputDirs {
-        public: dir.path().join("public"),
-        cache: dir.path().join("cache"),
-    };
+    let (_dir, dirs) = temp_output_dirs();
     let base = NewGeneration::create(&dirs).unwrap();
     base.write("a.html", b"a1").unwrap();
     base.write("b.html", b"b1").unwrap();

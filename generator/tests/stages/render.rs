@@ -4,16 +4,23 @@
 use generator::render::{Templates, sized, srcset};
 use minijinja::context;
 
+/// A directory holding `files` (relative path, contents), their folders made.
+fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (rel, text) in files {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
 #[test]
 fn island_props_cannot_break_out_of_their_script() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("islands")).unwrap();
-    std::fs::write(
-        dir.path().join("islands/demo.html"),
-        "<p>{{ props.text }}</p>",
-    )
-    .unwrap();
-    std::fs::write(dir.path().join("page.html"), "{{ island('Demo', props) }}").unwrap();
+    let dir = dir_with(&[
+        ("islands/demo.html", "<p>{{ props.text }}</p>"),
+        ("page.html", "{{ island('Demo', props) }}"),
+    ]);
     let templates = Templates::load(dir.path()).unwrap();
     let html = templates
         .env
@@ -57,14 +64,13 @@ fn render_sibling(templates: &Templates, key: &str, name: &str) -> String {
 
 #[test]
 fn a_sibling_fragment_is_reused_while_its_key_stays_and_forgotten_with_the_build() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("partials")).unwrap();
-    std::fs::write(dir.path().join("partials/rail.html"), "<b>{{ name }}</b>").unwrap();
-    std::fs::write(
-        dir.path().join("page.html"),
-        "[{{ sibling_fragment('partials/rail.html', key, name=name) }}]",
-    )
-    .unwrap();
+    let dir = dir_with(&[
+        ("partials/rail.html", "<b>{{ name }}</b>"),
+        (
+            "page.html",
+            "[{{ sibling_fragment('partials/rail.html', key, name=name) }}]",
+        ),
+    ]);
     let templates = Templates::load(dir.path()).unwrap();
     assert_eq!(render_sibling(&templates, "uk/1", "A"), "[<b>A</b>]");
     // Same key: the siblings share the markup, whatever else they pass.
@@ -79,4 +85,43 @@ fn a_sibling_fragment_is_reused_while_its_key_stays_and_forgotten_with_the_build
     let other = Templates::load(dir.path()).unwrap();
     assert_eq!(render_sibling(&other, "uk/1", "F"), "[<b>F</b>]");
     assert_eq!(render_sibling(&templates, "uk/1", "G"), "[<b>G</b>]");
+}
+
+#[test]
+fn a_page_comes_in_three_parts_with_its_island_stylesheets_where_the_layout_marks_them() {
+    let templates_dir = dir_with(&[
+        ("islands/demo.html", "<p>é</p>"),
+        (
+            "page.html",
+            "<head><!--island-styles--></head><body>{{ island('Demo', {}) }}</body>",
+        ),
+        ("plain.html", "<p>no marker</p>"),
+    ]);
+    let dist = dir_with(&[(
+        ".vite/manifest.json",
+        r#"{"src/main.ts": {"file": "assets/main.js", "css": ["assets/main.css"]},
+            "src/islands/demo.tsx": {"file": "assets/demo.js", "css": ["assets/demo.css"]}}"#,
+    )]);
+    let bundles = generator::bundles::Bundles::load(dist.path()).unwrap();
+    let templates = Templates::load(templates_dir.path()).unwrap();
+    let render = |name: &str| {
+        let parts = templates
+            .render_page_parts(name, context! {}, &bundles, |parts| {
+                parts.map(|p| String::from_utf8(p.to_vec()).unwrap())
+            })
+            .unwrap();
+        let whole = templates.render_page(name, context! {}, &bundles).unwrap();
+        assert_eq!(parts.concat(), whole, "the parts are the page, in order");
+        parts
+    };
+    let [head, styles, tail] = render("page.html");
+    assert_eq!(head, "<head>");
+    assert_eq!(styles, r#"<link rel="stylesheet" href="/assets/demo.css">"#);
+    assert!(
+        tail.starts_with("</head><body><div data-island=\"Demo\""),
+        "{tail}"
+    );
+    assert!(tail.contains("<p>é</p>"), "{tail}");
+    // A page without the marker is written as rendered.
+    assert_eq!(render("plain.html"), ["<p>no marker</p>", "", ""]);
 }
