@@ -561,6 +561,7 @@ fn inodes_and_bytes(
 fn directory_set(root: &std::path::Path) -> BTreeSet<String> {
     walkdir::WalkDir::new(root)
         .min_depth(1)
+        .follow_links(true)
         .into_iter()
         .map(|e| e.unwrap())
         .filter(|e| e.file_type().is_dir())
@@ -583,16 +584,36 @@ fn raise_price(site: &Site) {
     });
 }
 
-#[test]
-fn rebuilds_recycle_a_spare_and_never_touch_the_live_tree_or_the_one_before_it() {
-    let site = copied_sample();
-    site.build().unwrap();
-    let mut before_live: Option<std::path::PathBuf> = None;
-    // 1: a product removed; 2 and 3: a price; 4: the product back (the export as it was, but
-    // the price). The first two make new trees (no spare yet); the third starts from the cold
-    // build's tree, which still has the product, and the fourth from the first rebuild's,
-    // which lacks it.
-    let changes: [fn(&Site); 4] = [
+/// A price raised, then a build (`build`) that fails because its manifest cannot be written:
+/// the live site keeps every inode and byte and no unfinished generation is left. The blocker is
+/// removed afterwards.
+fn a_build_that_cannot_write_its_manifest_leaves_the_live_site(
+    site: &Site,
+    build: fn(&Site) -> Result<generator::BuildReport, generator::BuildError>,
+) {
+    let live = site.live();
+    let state = inodes_and_bytes(&live);
+    raise_price(site);
+    let blocker = site.dir.path().join("cache/build-manifest.json.tmp");
+    std::fs::create_dir_all(blocker.join("x")).unwrap();
+    build(site).expect_err("the manifest cannot be written");
+    assert_eq!(site.live(), live);
+    assert!(
+        inodes_and_bytes(&live) == state,
+        "the live site is untouched"
+    );
+    let leftovers: Vec<String> = generation_names(site)
+        .into_iter()
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    std::fs::remove_dir_all(&blocker).unwrap();
+}
+
+/// 1: a product removed; 2 and 3: a price; 4: the product back (the export as it was, but the
+/// price).
+fn four_changes() -> [fn(&Site); 4] {
+    [
         |s| {
             remove_product(s);
         },
@@ -604,7 +625,18 @@ fn rebuilds_recycle_a_spare_and_never_touch_the_live_tree_or_the_one_before_it()
                 std::fs::copy(sample_export().join(&rel), s.export.join(&rel)).unwrap();
             }
         },
-    ];
+    ]
+}
+
+#[test]
+// Plain trees: with borrowing allowed, these rebuilds would borrow instead (see below).
+fn rebuilds_recycle_a_spare_and_never_touch_the_live_tree_or_the_one_before_it() {
+    let site = copied_sample();
+    site.build_plain().unwrap();
+    let mut before_live: Option<std::path::PathBuf> = None;
+    // The first two make new trees (no spare yet); the third starts from the cold build's tree,
+    // which still has the product, and the fourth from the first rebuild's, which lacks it.
+    let changes = four_changes();
     for (round, change) in changes.iter().enumerate() {
         let live = site.live();
         let untouched: Vec<_> = std::iter::once(live.clone())
@@ -615,7 +647,7 @@ fn rebuilds_recycle_a_spare_and_never_touch_the_live_tree_or_the_one_before_it()
         assert_eq!(spare.is_some(), round >= 2, "round {round}: {spare:?}");
         let spare_dirs = spare.as_deref().map(directory_set);
         change(&site);
-        let report = site.build().unwrap();
+        let report = site.build_plain().unwrap();
         assert!(!report.written.is_empty());
         for (state, dir) in &untouched {
             // The tree before the live one may have become the spare once this build went live
@@ -659,25 +691,9 @@ fn rebuilds_recycle_a_spare_and_never_touch_the_live_tree_or_the_one_before_it()
 
     // A build that fails after taking the spare (its manifest cannot be written) removes what it
     // made of it and leaves the live site as it was.
-    let live = site.live();
-    let state = inodes_and_bytes(&live);
     assert!(spare_generation(&site).is_some());
-    raise_price(&site);
-    let blocker = site.dir.path().join("cache/build-manifest.json.tmp");
-    std::fs::create_dir_all(blocker.join("x")).unwrap();
-    site.build().expect_err("the manifest cannot be written");
-    assert_eq!(site.live(), live);
-    assert!(
-        inodes_and_bytes(&live) == state,
-        "the live site is untouched"
-    );
-    let leftovers: Vec<String> = generation_names(&site)
-        .into_iter()
-        .filter(|n| n.ends_with(".tmp"))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
-    std::fs::remove_dir_all(&blocker).unwrap();
-    site.build().unwrap();
+    a_build_that_cannot_write_its_manifest_leaves_the_live_site(&site, Site::build_plain);
+    site.build_plain().unwrap();
     assert_same_as_a_fresh_build(&site);
 
     // A build killed while recycling leaves the spare renamed as its unfinished generation,
@@ -690,8 +706,173 @@ fn rebuilds_recycle_a_spare_and_never_touch_the_live_tree_or_the_one_before_it()
     std::fs::rename(&spare, &killed).unwrap();
     std::fs::remove_file(killed.join("robots.txt")).unwrap();
     raise_price(&site);
-    let report = site.build().unwrap();
+    let report = site.build_plain().unwrap();
     assert!(report.recycled.is_none());
     assert!(!killed.exists(), "the killed build's generation was swept");
+    assert_same_as_a_fresh_build(&site);
+}
+
+/// The directories of a generation that are directories, not links to borrowed ones.
+fn real_directories(root: &std::path::Path) -> BTreeSet<String> {
+    walkdir::WalkDir::new(root)
+        .min_depth(1)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_dir())
+        .map(|e| e.path().strip_prefix(root).unwrap().display().to_string())
+        .collect()
+}
+
+/// The generation a borrowed directory of `generation` links to, and the link itself.
+fn borrowed_links(generation: &std::path::Path) -> Vec<(String, std::path::PathBuf)> {
+    walkdir::WalkDir::new(generation)
+        .min_depth(1)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.path_is_symlink())
+        .map(|e| {
+            let rel = e
+                .path()
+                .strip_prefix(generation)
+                .unwrap()
+                .display()
+                .to_string();
+            (rel, std::fs::read_link(e.path()).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn rebuilds_borrow_unchanged_directories_from_the_full_generation_and_touch_no_kept_tree() {
+    let site = copied_sample();
+    site.build().unwrap();
+    let full = site.live();
+    let full_name = full.file_name().unwrap().to_string_lossy().into_owned();
+    let full_state = inodes_and_bytes(&full);
+    let all_dirs = real_directories(&full).len();
+    let mut before_live: Option<std::path::PathBuf> = None;
+    // A product removed, two prices, the product back.
+    let changes = four_changes();
+    for (round, change) in changes.iter().enumerate() {
+        let live = site.live();
+        // The tree before the live one borrows too: it is pruned once this build is live.
+        let untouched: Vec<_> = [live.clone(), full.clone()]
+            .into_iter()
+            .map(|dir| (inodes_and_bytes(&dir), dir))
+            .collect();
+        change(&site);
+        let report = site.build().unwrap();
+        assert!(!report.written.is_empty());
+        assert!(report.recycled.is_none(), "round {round}");
+        for (state, dir) in &untouched {
+            assert!(
+                inodes_and_bytes(dir) == *state,
+                "round {round}: {} changed",
+                dir.display()
+            );
+        }
+        let new = site.live();
+        assert_ne!(new, live);
+        // The directories made follow the change, not the site: each holds a file written or a
+        // file gained or lost under it, or the live tree made it itself (it cannot lend it).
+        let made = real_directories(&new);
+        assert_eq!(report.dirs_created, made.len(), "round {round}");
+        assert!(made.len() < all_dirs, "round {round}");
+        let (live_inodes, _) = &untouched[0].0;
+        let new_files = snapshot_files(&new);
+        let live_canonical = std::fs::canonicalize(&live).unwrap();
+        for dir in &made {
+            let prefix = format!("{dir}/");
+            let under = |files: &std::collections::BTreeMap<String, u64>| -> Vec<String> {
+                files
+                    .keys()
+                    .filter(|f| f.starts_with(&prefix))
+                    .cloned()
+                    .collect()
+            };
+            let changed = report.written.iter().any(|w| w.starts_with(&prefix))
+                || under(&new_files) != under(live_inodes);
+            let live_own = live != full
+                && std::fs::canonicalize(live.join(dir))
+                    .is_ok_and(|at| at.starts_with(&live_canonical));
+            assert!(changed || live_own, "round {round}: {dir} made needlessly");
+        }
+        // Every borrowed directory is a relative link to the same directory of the cold build's
+        // generation, the only full one: never to a generation that itself borrows.
+        let links = borrowed_links(&new);
+        assert_eq!(links.len(), report.dirs_borrowed, "round {round}");
+        assert!(!links.is_empty());
+        for (rel, target) in &links {
+            let depth = rel.split('/').count();
+            let expected = format!("{}{full_name}/{rel}", "../".repeat(depth));
+            assert_eq!(target.display().to_string(), expected, "round {round}");
+        }
+        // Every file not written is the live file itself (linked, or reached through a link).
+        let written: BTreeSet<&String> = report.written.iter().collect();
+        for (file, inode) in snapshot_files(&new) {
+            if !written.contains(&file) {
+                assert_eq!(
+                    Some(&inode),
+                    live_inodes.get(&file),
+                    "round {round}: {file}"
+                );
+            }
+        }
+        assert_same_as_a_fresh_build(&site);
+        // Kept: this generation, the one before it, the full one they borrow from and the one
+        // the previous borrowed from (the same here); the rest are pruned, and nothing borrowing
+        // is kept as a spare.
+        let names = generation_names(&site);
+        let expected: BTreeSet<String> = [&new, &live, &full]
+            .iter()
+            .map(|d| d.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, expected, "round {round}");
+        if let Some(before) = before_live.filter(|b| *b != full) {
+            assert!(!before.exists(), "round {round}: {} kept", before.display());
+        }
+        before_live = Some(live);
+    }
+    // Removing borrowing generations (pruned above) never reached through their links.
+    assert!(
+        inodes_and_bytes(&full) == full_state,
+        "the lender is untouched"
+    );
+
+    // A borrowing build that fails (its manifest cannot be written) leaves the live site and no
+    // unfinished generation, and the lender as it was.
+    a_build_that_cannot_write_its_manifest_leaves_the_live_site(&site, Site::build);
+    assert!(
+        inodes_and_bytes(&full) == full_state,
+        "the lender is untouched"
+    );
+
+    // A change to every page borrows only what holds no page (the bundles, the media); the
+    // lender no longer needed by the live tree is kept while the one before it borrows from it.
+    edit_json(&site.export, "store.json", |doc| {
+        doc["name"] = serde_json::json!("A Renamed Store");
+    });
+    let report = site.build().unwrap();
+    assert!(
+        report.written.len() >= report.pages,
+        "{} of {}",
+        report.written.len(),
+        report.pages
+    );
+    let files = snapshot_files(&site.live());
+    for (rel, _) in borrowed_links(&site.live()) {
+        let prefix = format!("{rel}/");
+        assert!(
+            !files
+                .keys()
+                .any(|f| f.starts_with(&prefix) && f.ends_with(".html")),
+            "{rel} holds pages, all changed"
+        );
+    }
+    assert_same_as_a_fresh_build(&site);
+    assert!(generation_names(&site).contains(&full_name));
+    raise_price(&site);
+    let report = site.build().unwrap();
+    assert!(report.dirs_borrowed > 0);
     assert_same_as_a_fresh_build(&site);
 }

@@ -37,6 +37,7 @@ struct DirSite {
 impl DirSite {
     fn digests(&self) -> BTreeMap<String, String> {
         walkdir::WalkDir::new(&self.root)
+            .follow_links(true)
             .into_iter()
             .flatten()
             .filter(|e| e.file_type().is_file())

@@ -75,6 +75,7 @@ async fn serve(site: &Site) -> std::net::SocketAddr {
 fn file_with(site: &Site, ext: &str, under: &str) -> (String, Vec<u8>) {
     let root = site.live();
     let path = walkdir::WalkDir::new(root.join(under))
+        .follow_links(true)
         .into_iter()
         .filter_map(Result::ok)
         .map(|e| e.into_path())

@@ -318,6 +318,7 @@ fn cold_site_build(args: &Args, export: &Path) -> Result<()> {
             public_dir: args.dir.join("public"),
             cache_dir: args.dir.join("site-cache"),
             progress: false,
+            plain_tree: false,
         },
         generator::BuildFrom::Export,
     )

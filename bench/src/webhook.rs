@@ -152,6 +152,7 @@ pub fn start_daemon_without_compaction(
         public_dir: dir.join("public"),
         cache_dir: dir.join("cache"),
         progress: false,
+        plain_tree: false,
     };
     Daemon::start(
         opts,

@@ -4,10 +4,11 @@
 use crate::bundles::{BundleError, Bundles};
 use crate::context::Shared;
 use crate::input_digest;
+use crate::output::borrow;
 use crate::output::spare::Spare;
 use crate::output::{
-    IoError, KnownManifest, LiveTree, NewGeneration, OutputDirs, Publish, fill_missing_sha1,
-    has_every_sha1, io_err, new_manifest, sha1_hex, sha1_hex_of_parts, walk_err,
+    IoError, KnownManifest, LiveTree, Manifest, NewGeneration, OutputDirs, Publish,
+    fill_missing_sha1, has_every_sha1, io_err, new_manifest, sha1_hex, sha1_hex_of_parts, walk_err,
 };
 use crate::plan::{Page, PlanInputs, PlanMemo, plan_reusing};
 use crate::render::{TemplateError, Templates};
@@ -54,6 +55,9 @@ pub struct BuildOptions {
     pub public_dir: PathBuf,
     pub cache_dir: PathBuf,
     pub progress: bool,
+    /// Make every directory of a new generation, borrowing none from an earlier one through a
+    /// symlink (output.rs): for a host or a copy step that does not follow symlinks.
+    pub plain_tree: bool,
 }
 
 #[derive(Debug, Default)]
@@ -74,9 +78,11 @@ pub struct BuildReport {
     /// For an overlay publish: the manifest naming the layer, for the caller to record with
     /// `record_manifest` once it serves the layer.
     pub manifest: Option<crate::output::Manifest>,
-    /// `mkdir` calls the build made: one per directory of a new tree, or the directories a
-    /// recycled spare lacked.
+    /// `mkdir` calls the build made: one per directory of a new tree, the directories a
+    /// recycled spare lacked, or those of a borrowing generation that hold a change.
     pub dirs_created: usize,
+    /// Directories the new generation borrows (one symlink each) instead of making.
+    pub dirs_borrowed: usize,
     /// The spare generation this build's generation started as, if it recycled one.
     pub recycled: Option<String>,
     /// Input files read and hashed by a `storefront build` (the others' recorded hashes stood
@@ -270,28 +276,58 @@ fn deleted_outputs(
         .collect()
 }
 
-/// The generation a build writes into: the spare, recycled, when that takes fewer file-system
-/// calls than a new tree (never for an overlay, which holds only what changed), else a new tree
-/// with every directory it will hold made once, before the parallel writes. Answers the
-/// recycled spare's name too.
+/// The generation a build writes into, whichever of these takes the fewest file-system calls
+/// (never anything but a new tree of the changes for an overlay): the spare, recycled; a
+/// generation borrowing the unchanged directories of `lender` (the live tree, unless the build
+/// must make a plain tree); else a new tree with every directory it will hold made once, before
+/// the parallel writes. Answers the recycled spare's name too.
 fn start_generation(
     dirs: &OutputDirs,
     planned: &[Planned],
     unchanged: &dyn Fn(usize) -> bool,
     overlay: bool,
+    lender: Option<(&Manifest, &LiveTree)>,
 ) -> Result<(NewGeneration, Option<String>), IoError> {
-    if !overlay && let Some(spare) = Spare::find(dirs) {
-        let outputs: Vec<(&str, Option<blake3::Hash>)> = planned
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (&*p.path, unchanged(i).then_some(p.fingerprint)))
-            .collect();
-        if let Some(plan) = spare.plan(&outputs) {
-            let name = spare
-                .dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned());
-            return Ok((NewGeneration::from_spare(dirs, &spare.dir, plan)?, name));
+    if !overlay {
+        let recycling = Spare::find(dirs).and_then(|spare| {
+            let outputs: Vec<(&str, Option<blake3::Hash>)> = planned
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (&*p.path, unchanged(i).then_some(p.fingerprint)))
+                .collect();
+            spare.plan(&outputs).map(|plan| (spare, plan))
+        });
+        // Only from a tree of one generation: a daemon's overlay layers hold files its
+        // directories lack.
+        let borrowing = lender
+            .filter(|(_, tree)| tree.layers.is_empty())
+            .and_then(|(live, _)| {
+                let outputs: Vec<(&str, bool)> = planned
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (&*p.path, unchanged(i)))
+                    .collect();
+                borrow::plan(
+                    &outputs,
+                    borrow::Lender {
+                        name: &live.generation,
+                        files: live.files.keys().map(String::as_str),
+                        borrowed: live.borrowed.as_ref(),
+                    },
+                )
+            });
+        match (recycling, borrowing) {
+            (Some((spare, plan)), borrowing)
+                if borrowing.as_ref().is_none_or(|b| plan.calls <= b.calls) =>
+            {
+                let name = spare
+                    .dir
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned());
+                return Ok((NewGeneration::from_spare(dirs, &spare.dir, plan)?, name));
+            }
+            (_, Some(plan)) => return Ok((NewGeneration::borrowing(dirs, plan)?, None)),
+            _ => {}
         }
     }
     let mut generation = NewGeneration::create(dirs)?;
@@ -581,8 +617,13 @@ fn build_loaded(
     let live = previous.as_ref().map(|(_, live)| live.clone());
     // An overlay needs a complete tree underneath; without one this build is a full one.
     let overlay = publish == Publish::Overlay && live.is_some();
-    let (generation, recycled) = start_generation(&dirs, &planned, &unchanged, overlay)?;
+    let lender = previous
+        .as_ref()
+        .filter(|_| !opts.plain_tree)
+        .map(|(manifest, tree)| (&**manifest, tree));
+    let (generation, recycled) = start_generation(&dirs, &planned, &unchanged, overlay, lender)?;
     report.recycled = recycled;
+    report.dirs_borrowed = generation.borrowed().map_or(0, |b| b.dirs.len());
     let bar = if opts.progress {
         let bar = ProgressBar::new(planned.len() as u64);
         bar.set_style(
@@ -698,11 +739,14 @@ fn build_loaded(
                 }
             }
             let mut manifest = new_manifest(&name, new_files, sha1);
+            manifest.borrowed = generation.borrowed().cloned();
+            let lends = manifest.borrowed.as_ref().map(|b| b.from.clone());
             fill_missing_sha1(
                 &mut manifest,
                 &LiveTree {
                     base: generation.tmp_dir().to_path_buf(),
                     layers: Vec::new(),
+                    borrows_from: None,
                 },
             )?;
             generation.publish(&dirs, &manifest)?;
@@ -711,10 +755,12 @@ fn build_loaded(
             // The new site is live now; removing superseded generations is cleanup, timed on
             // its own.
             report.elapsed = started.elapsed();
-            // The tree that was live is kept whole, layers included: a reader (a daemon's view
-            // served until it swaps in this build) may still hold it.
+            // The tree that was live is kept whole, layers and lender included: a reader (a
+            // daemon's view served until it swaps in this build) may still hold it. So is the
+            // generation this one borrows from.
             let mut keep = live.as_ref().map(LiveTree::names).unwrap_or_default();
             keep.push(name.clone());
+            keep.extend(lends);
             let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
             // A daemon's next generation is an overlay: only `storefront build` keeps a spare.
             dirs.prune(&keep, publish == Publish::Full);

@@ -94,7 +94,7 @@ pub enum Unchanged {
     /// counts are the record's, and it is complete (every file has its SHA-1).
     Recorded { pages: usize, files: usize },
     /// The manifest, read because the record could not vouch for it.
-    Read(Manifest, LiveTree),
+    Read(Box<Manifest>, LiveTree),
 }
 
 /// The digest of a build's inputs, what it found of each file, and the record it was checked
@@ -261,7 +261,7 @@ pub fn matching_live(dirs: &OutputDirs, inputs: &InputsDigest) -> Option<Unchang
         });
     }
     let (manifest, tree) = dirs.previous()?;
-    (record.generation == manifest.generation).then_some(Unchanged::Read(manifest, tree))
+    (record.generation == manifest.generation).then_some(Unchanged::Read(Box::new(manifest), tree))
 }
 
 /// Records that the live generation was built from these inputs (after it went live), with what

@@ -11,13 +11,21 @@
 //! into a new full generation in the background and flips `public`, so the static tree (what
 //! Netlify deploys) is always complete and never half-written.
 //!
+//! A full build that changes little *borrows* (borrow.rs): it makes only the directories holding
+//! a change and links each unchanged directory below them, by a relative symlink, to the same
+//! directory of the full generation the live tree was built from. Readers of `public` follow
+//! the links like any path; the manifest names the generation borrowed from, and pruning keeps
+//! it while a kept generation borrows from it.
+//!
 //! The manifest also records the SHA-1 of every file's bytes, taken when the file is written:
 //! Netlify's deploy API lists a site by those digests, and reading 120k files again for each
 //! deploy would cost far more than the change being deployed.
 
+pub mod borrow;
 pub mod spare;
 
 use crate::site::Digest;
+use borrow::{Borrowed, Borrowing};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -81,6 +89,10 @@ pub struct Manifest {
     /// always leaves this empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub layers: Vec<String>,
+    /// Directories that are symlinks into another, full generation (borrow.rs); `None` for a
+    /// generation that holds all of its directories.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub borrowed: Option<Borrowed>,
 }
 
 /// How a build goes live.
@@ -98,6 +110,8 @@ pub struct LiveTree {
     pub base: PathBuf,
     /// Oldest first.
     pub layers: Vec<PathBuf>,
+    /// The full generation the base borrows directories from, which must outlive it.
+    pub borrows_from: Option<String>,
 }
 
 impl LiveTree {
@@ -111,11 +125,13 @@ impl LiveTree {
             .unwrap_or_else(|| self.base.join(rel))
     }
 
-    /// The directory names of the base and its layers.
+    /// The directory names of the base, its layers and the generation it borrows from: what
+    /// must stay while this tree may be read.
     pub fn names(&self) -> Vec<String> {
         std::iter::once(&self.base)
             .chain(&self.layers)
             .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().to_string()))
+            .chain(self.borrows_from.clone())
             .collect()
     }
 }
@@ -127,6 +143,8 @@ impl LiveTree {
 pub struct LiveView {
     dirs: Vec<PathBuf>,
     files: imbl::HashMap<String, u16>,
+    /// The full generation the base borrows directories from.
+    borrows_from: Option<String>,
 }
 
 impl LiveView {
@@ -138,6 +156,7 @@ impl LiveView {
                 .chain(tree.layers.iter().cloned())
                 .collect(),
             files: imbl::HashMap::new(),
+            borrows_from: tree.borrows_from.clone(),
         };
         for rel in manifest.files.keys() {
             let at = (1..view.dirs.len())
@@ -188,6 +207,7 @@ impl LiveView {
         self.dirs
             .iter()
             .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().to_string()))
+            .chain(self.borrows_from.clone())
             .collect()
     }
 }
@@ -284,7 +304,7 @@ impl OutputDirs {
     }
 
     /// The tree `manifest` describes, if it describes the live generation (and its overlay
-    /// layers all exist).
+    /// layers and the generation it borrows from all exist).
     fn tree_of(&self, manifest: &Manifest) -> Option<LiveTree> {
         let live = self.live_generation()?;
         let live_name = live.file_name()?.to_str()?;
@@ -293,10 +313,18 @@ impl OutputDirs {
             .iter()
             .map(|l| self.generations().join(l))
             .collect();
+        let borrows_from = manifest.borrowed.as_ref().map(|b| b.from.clone());
         (manifest.version == MANIFEST_VERSION
             && manifest.generation == live_name
-            && layers.iter().all(|l| l.is_dir()))
-        .then_some(LiveTree { base: live, layers })
+            && layers.iter().all(|l| l.is_dir())
+            && borrows_from
+                .as_ref()
+                .is_none_or(|from| self.generations().join(from).is_dir()))
+        .then_some(LiveTree {
+            base: live,
+            layers,
+            borrows_from,
+        })
     }
 
     /// Writes the manifest of an overlay placed by `NewGeneration::place_overlay`.
@@ -433,8 +461,11 @@ pub struct NewGeneration {
     dirs_prepared: bool,
     /// `mkdir` calls this generation made (a `create_dir_all` counts as one): what a test checks.
     dirs_created: std::sync::atomic::AtomicUsize,
-    /// Outputs already in place with the right bytes: a recycled spare's unchanged files.
+    /// Outputs already in place with the right bytes: a recycled spare's unchanged files, or
+    /// those inside borrowed directories.
     kept: HashSet<String>,
+    /// What this generation borrows.
+    borrowed: Option<Borrowed>,
 }
 
 impl NewGeneration {
@@ -484,6 +515,34 @@ impl NewGeneration {
         Ok(generation)
     }
 
+    /// A new generation that borrows (borrow.rs): the directories of `plan` made, parents first,
+    /// and each borrowed directory a relative symlink to the same path in the full generation
+    /// it borrows from. The outputs left to write or link go into the directories made.
+    pub fn borrowing(dirs: &OutputDirs, plan: Borrowing) -> Result<NewGeneration, IoError> {
+        let mut generation = NewGeneration::create(dirs)?;
+        for rel in plan.make_dirs.iter().chain(&plan.borrowed.dirs) {
+            generation.inside(rel)?;
+        }
+        let root = generation.tmp_dir.clone();
+        let made = make_dirs(&root, plan.make_dirs.iter().map(String::as_str))
+            .map_err(|(dir, e)| io_err(&dir, "create directory")(e))?;
+        for rel in &plan.borrowed.dirs {
+            let path = root.join(rel);
+            std::os::unix::fs::symlink(borrow::link_target(&plan.borrowed.from, rel), &path)
+                .map_err(io_err(&path, "link a borrowed directory"))?;
+        }
+        generation.dirs_created = made.into();
+        generation.dirs_prepared = true;
+        generation.kept = plan.covered;
+        generation.borrowed = Some(plan.borrowed);
+        Ok(generation)
+    }
+
+    /// What this generation borrows, for its manifest.
+    pub fn borrowed(&self) -> Option<&Borrowed> {
+        self.borrowed.as_ref()
+    }
+
     /// A new generation's unique name and paths; nothing is made yet.
     fn named(dirs: &OutputDirs) -> Result<NewGeneration, IoError> {
         let gens = dirs.generations();
@@ -506,10 +565,12 @@ impl NewGeneration {
             dirs_prepared: false,
             dirs_created: std::sync::atomic::AtomicUsize::new(0),
             kept: HashSet::new(),
+            borrowed: None,
         })
     }
 
-    /// Whether output `rel` is already in place (kept from the recycled spare).
+    /// Whether output `rel` is already in place (kept from the recycled spare, or inside a
+    /// borrowed directory).
     pub fn holds(&self, rel: &str) -> bool {
         self.kept.contains(rel)
     }
@@ -640,7 +701,11 @@ impl NewGeneration {
     /// failure after it costs the next build a full rebuild, never a wrong site.
     pub fn publish(mut self, dirs: &OutputDirs, manifest: &Manifest) -> Result<(), IoError> {
         dirs.write_manifest(manifest)?;
-        spare::record_manifest(dirs, &self.name);
+        // Only a generation that holds all of its directories may later be recycled as the
+        // spare (recycling one that borrows would change its lender through the links).
+        if manifest.borrowed.is_none() {
+            spare::record_manifest(dirs, &self.name);
+        }
         std::fs::rename(&self.tmp_dir, &self.dir)
             .map_err(io_err(&self.dir, "rename generation"))?;
         self.published = true;
@@ -732,6 +797,7 @@ pub fn new_manifest(
         files,
         sha1,
         layers: Vec::new(),
+        borrowed: None,
     }
 }
 

@@ -25,6 +25,10 @@ pub struct BuildArgs {
     /// Vite's build output with .vite/manifest.json.
     #[arg(long, default_value = "site-src/dist")]
     pub bundles: PathBuf,
+    /// Make every directory of each new generation instead of borrowing unchanged ones from an
+    /// earlier generation through symlinks (for a host or copy step that does not follow them).
+    #[arg(long)]
+    pub plain_tree: bool,
     /// Print one JSON line of build statistics (used by `storefront bench`).
     #[arg(long, hide = true)]
     pub stats_json: bool,
@@ -47,6 +51,7 @@ impl BuildArgs {
             public_dir: self.out.clone(),
             cache_dir: self.cache.clone(),
             progress: std::io::stderr().is_terminal(),
+            plain_tree: self.plain_tree,
         }
     }
 }
@@ -64,6 +69,8 @@ pub fn run(args: BuildArgs) -> Result<()> {
             "unchanged": report.unchanged,
             "deleted": report.deleted.len(),
             "seconds": report.elapsed.as_secs_f64(),
+            "dirs_created": report.dirs_created,
+            "dirs_borrowed": report.dirs_borrowed,
             "peak_rss_mb": peak_rss_mb(),
             "phases": report.phases.iter().map(|(name, d)| (name.to_string(), d.as_secs_f64())).collect::<std::collections::BTreeMap<_, _>>(),
         });

@@ -34,11 +34,21 @@ impl Site {
             public_dir: self.public(),
             cache_dir: self.dir.path().join("cache"),
             progress: false,
+            plain_tree: false,
         }
     }
 
     pub fn build(&self) -> Result<BuildReport, generator::BuildError> {
         generator::build(&self.options(), generator::BuildFrom::Export)
+    }
+
+    /// A build that makes every directory of a new generation (borrowing none).
+    pub fn build_plain(&self) -> Result<BuildReport, generator::BuildError> {
+        let opts = BuildOptions {
+            plain_tree: true,
+            ..self.options()
+        };
+        generator::build(&opts, generator::BuildFrom::Export)
     }
 
     pub fn read(&self, url_path: &str) -> String {
@@ -124,7 +134,9 @@ pub fn edit_json(export: &Path, file: &str, edit: impl FnOnce(&mut serde_json::V
 pub fn snapshot_files(root: &Path) -> std::collections::BTreeMap<String, u64> {
     use std::os::unix::fs::MetadataExt;
     let root = std::fs::canonicalize(root).expect("root");
+    // Borrowed directories are symlinks into another generation: followed, like any reader.
     walkdir::WalkDir::new(&root)
+        .follow_links(true)
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())

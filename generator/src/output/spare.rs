@@ -108,6 +108,8 @@ pub struct Recycling {
     pub remove_dirs: Vec<String>,
     /// Directories the new tree needs and the spare lacks, in path order (parents first).
     pub make_dirs: Vec<String>,
+    /// File-system calls it takes (see `Spare::plan`).
+    pub calls: usize,
 }
 
 impl Spare {
@@ -168,6 +170,7 @@ impl Spare {
             unlink,
             remove_dirs,
             make_dirs,
+            calls: recycled,
         })
     }
 }

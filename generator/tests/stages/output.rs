@@ -191,3 +191,88 @@ fn overlays_are_served_through_the_view_and_compacted_into_a_full_generation() {
     prune_except(&dirs, &[]);
     assert!(!dirs.generations().join(&base_name).exists());
 }
+
+#[test]
+fn a_borrowing_generation_keeps_its_lender_and_its_removal_never_reaches_into_it() {
+    use generator::output::borrow::{Lender, plan};
+    let (_dir, dirs) = temp_output_dirs();
+    let full = NewGeneration::create(&dirs).unwrap();
+    for rel in ["index.html", "p/1/index.html", "p/2/index.html"] {
+        full.write(rel, rel.as_bytes()).unwrap();
+    }
+    let full_name = full.name.clone();
+    let fingerprints = files(&[
+        ("index.html", "1"),
+        ("p/1/index.html", "1"),
+        ("p/2/index.html", "1"),
+    ]);
+    let manifest = new_manifest(&full_name, fingerprints.clone(), BTreeMap::new());
+    full.publish(&dirs, &manifest).unwrap();
+
+    // Only the home page changes: `p` is borrowed whole, with one symlink.
+    let outputs = [
+        ("index.html", false),
+        ("p/1/index.html", true),
+        ("p/2/index.html", true),
+    ];
+    let borrowing = plan(
+        &outputs,
+        Lender {
+            name: &full_name,
+            files: manifest.files.keys().map(String::as_str),
+            borrowed: None,
+        },
+    )
+    .expect("cheaper than a new tree");
+    let generation = NewGeneration::borrowing(&dirs, borrowing).unwrap();
+    assert!(generation.holds("p/1/index.html") && !generation.holds("index.html"));
+    generation.write("index.html", b"new home").unwrap();
+    let borrower = generation.name.clone();
+    let mut next = new_manifest(&borrower, fingerprints.clone(), BTreeMap::new());
+    next.borrowed = generation.borrowed().cloned();
+    generation.publish(&dirs, &next).unwrap();
+    assert_eq!(
+        std::fs::read_link(dirs.public.join("p")).unwrap(),
+        std::path::Path::new(&format!("../{full_name}/p"))
+    );
+    assert_eq!(
+        std::fs::read_to_string(dirs.public.join("p/2/index.html")).unwrap(),
+        "p/2/index.html"
+    );
+
+    // A daemon's view over it serves through the link and keeps the lender, as does the
+    // manifest's tree; without its lender the live tree is not trusted (everything rebuilt).
+    let view = LiveView::load(&dirs).unwrap();
+    let served = view
+        .dir_of("p/1/index.html")
+        .unwrap()
+        .join("p/1/index.html");
+    assert_eq!(std::fs::read(served).unwrap(), b"p/1/index.html");
+    assert!(view.generation_names().contains(&full_name));
+    prune_except(&dirs, &[]);
+    assert!(
+        dirs.generations().join(&full_name).is_dir(),
+        "kept: borrowed from"
+    );
+    let aside = dirs.cache.join("aside");
+    std::fs::rename(dirs.generations().join(&full_name), &aside).unwrap();
+    assert!(dirs.previous().is_none());
+    std::fs::rename(&aside, dirs.generations().join(&full_name)).unwrap();
+    assert!(dirs.previous().is_some());
+
+    // A plain generation replaces it; removing the borrower leaves the lender whole.
+    let plain = NewGeneration::create(&dirs).unwrap();
+    for rel in ["index.html", "p/1/index.html", "p/2/index.html"] {
+        plain.write(rel, b"plain").unwrap();
+    }
+    let plain_manifest = new_manifest(&plain.name, fingerprints, BTreeMap::new());
+    plain.publish(&dirs, &plain_manifest).unwrap();
+    prune_except(&dirs, std::slice::from_ref(&full_name));
+    assert!(!dirs.generations().join(&borrower).exists());
+    let lender = dirs.generations().join(&full_name);
+    for rel in ["index.html", "p/1/index.html", "p/2/index.html"] {
+        assert_eq!(std::fs::read_to_string(lender.join(rel)).unwrap(), rel);
+    }
+    prune_except(&dirs, &[]);
+    assert!(!lender.exists());
+}
