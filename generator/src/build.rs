@@ -289,14 +289,15 @@ fn start_generation(
     lender: Option<(&Manifest, &LiveTree)>,
 ) -> Result<(NewGeneration, Option<String>), IoError> {
     if !overlay {
-        let recycling = Spare::find(dirs).and_then(|spare| {
-            let outputs: Vec<(&str, Option<blake3::Hash>)> = planned
+        let spare = Spare::find(dirs);
+        let outputs: Vec<(&str, Option<blake3::Hash>)> = match &spare {
+            Some(_) => planned
                 .iter()
                 .enumerate()
                 .map(|(i, p)| (&*p.path, unchanged(i).then_some(p.fingerprint)))
-                .collect();
-            spare.plan(&outputs).map(|plan| (spare, plan))
-        });
+                .collect(),
+            None => Vec::new(),
+        };
         // Only from a tree of one generation: a daemon's overlay layers hold files its
         // directories lack.
         let borrowing = lender
@@ -316,6 +317,19 @@ fn start_generation(
                     },
                 )
             });
+        // The spare recycled as a tree of its own, or into the borrowing generation.
+        let recycling = spare.and_then(|spare| {
+            let plan = [
+                spare.plan(&outputs),
+                borrowing
+                    .as_ref()
+                    .and_then(|b| spare.plan_borrowing(&outputs, b)),
+            ]
+            .into_iter()
+            .flatten()
+            .min_by_key(|plan| plan.calls)?;
+            Some((spare, plan))
+        });
         match (recycling, borrowing) {
             (Some((spare, plan)), borrowing)
                 if borrowing.as_ref().is_none_or(|b| plan.calls <= b.calls) =>

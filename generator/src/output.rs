@@ -412,6 +412,23 @@ fn make_dirs<'a>(
     Ok(made)
 }
 
+/// Puts under `root` a link for each borrowed directory `dirs`, to the same directory of the
+/// generation `from` (see borrow.rs). In turn: the kernel locks a directory while an entry is
+/// added to it, and most links share one of three parents (the markets' product directories); a
+/// version making each parent's links in parallel measured no faster.
+fn make_links<'a>(
+    root: &Path,
+    from: &str,
+    dirs: impl IntoIterator<Item = &'a String>,
+) -> Result<(), IoError> {
+    for rel in dirs {
+        let path = root.join(rel);
+        std::os::unix::fs::symlink(borrow::link_target(from, rel), &path)
+            .map_err(io_err(&path, "link a borrowed directory"))?;
+    }
+    Ok(())
+}
+
 /// Writes a new file at `path` with one open (failing if anything is there), one write and one
 /// close. A generation's files may be hard links shared with the live tree (a recycled spare),
 /// so writing through an existing path could change the live site.
@@ -480,7 +497,9 @@ impl NewGeneration {
     /// generation's unfinished name with one rename and turned into the tree `plan` describes:
     /// the files it keeps stay as they are, the others are unlinked (never written through:
     /// they are hard links shared with the live tree), directories the new tree lacks are
-    /// removed and missing ones made. The outputs left to write or link then go to paths that
+    /// removed and missing ones made, then the links of a borrowing generation the spare lacks
+    /// (its links to remove are unlinked with its files). The outputs left to write or link then
+    /// go to paths that
     /// no longer exist. A build killed meanwhile leaves an unfinished generation for the next
     /// build to sweep; one that fails removes it like any other.
     pub fn from_spare(
@@ -494,7 +513,7 @@ impl NewGeneration {
             .map_err(io_err(spare, "take the spare generation"))?;
         // The spare's paths were checked when it was written; the new directories are checked
         // like every output path: none may leave the generation.
-        for rel in &plan.make_dirs {
+        for rel in plan.make_dirs.iter().chain(&plan.make_links) {
             generation.inside(rel)?;
         }
         let root = generation.tmp_dir.clone();
@@ -509,9 +528,13 @@ impl NewGeneration {
         }
         let made = make_dirs(&root, plan.make_dirs.iter().map(String::as_str))
             .map_err(|(dir, e)| io_err(&dir, "create directory")(e))?;
+        if let Some(borrowed) = &plan.borrowed {
+            make_links(&root, &borrowed.from, &plan.make_links)?;
+        }
         generation.dirs_created = made.into();
         generation.dirs_prepared = true;
         generation.kept = plan.keep;
+        generation.borrowed = plan.borrowed;
         Ok(generation)
     }
 
@@ -526,11 +549,7 @@ impl NewGeneration {
         let root = generation.tmp_dir.clone();
         let made = make_dirs(&root, plan.make_dirs.iter().map(String::as_str))
             .map_err(|(dir, e)| io_err(&dir, "create directory")(e))?;
-        for rel in &plan.borrowed.dirs {
-            let path = root.join(rel);
-            std::os::unix::fs::symlink(borrow::link_target(&plan.borrowed.from, rel), &path)
-                .map_err(io_err(&path, "link a borrowed directory"))?;
-        }
+        make_links(&root, &plan.borrowed.from, &plan.borrowed.dirs)?;
         generation.dirs_created = made.into();
         generation.dirs_prepared = true;
         generation.kept = plan.covered;
@@ -701,11 +720,7 @@ impl NewGeneration {
     /// failure after it costs the next build a full rebuild, never a wrong site.
     pub fn publish(mut self, dirs: &OutputDirs, manifest: &Manifest) -> Result<(), IoError> {
         dirs.write_manifest(manifest)?;
-        // Only a generation that holds all of its directories may later be recycled as the
-        // spare (recycling one that borrows would change its lender through the links).
-        if manifest.borrowed.is_none() {
-            spare::record_manifest(dirs, &self.name);
-        }
+        spare::record_manifest(dirs, &self.name);
         std::fs::rename(&self.tmp_dir, &self.dir)
             .map_err(io_err(&self.dir, "rename generation"))?;
         self.published = true;

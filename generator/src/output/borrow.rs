@@ -13,6 +13,13 @@
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashSet};
 
+/// Borrowing is chosen only when the new generation would reach at least this share of its files
+/// through links. A generation that holds most of its files itself is made whole instead (or
+/// from the spare): every later build could borrow only the rest from the old full generation
+/// and would make the same directories again, where a whole generation becomes the lender the
+/// next small changes borrow nearly everything from.
+const MIN_BORROWED_SHARE: f64 = 0.75;
+
 /// What a generation borrows: its directories `dirs` are symlinks to the same paths in the full
 /// generation `from`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,7 +30,7 @@ pub struct Borrowed {
 
 impl Borrowed {
     /// Whether directory `dir` is `from`'s own (it or a directory above it is borrowed).
-    fn covers(&self, dir: &str) -> bool {
+    pub(crate) fn covers(&self, dir: &str) -> bool {
         std::iter::once(dir)
             .chain(ancestors(dir))
             .any(|d| self.dirs.contains(d))
@@ -40,6 +47,8 @@ pub struct Borrowing {
     pub covered: HashSet<String>,
     /// File-system calls it takes: one per directory made, per symlink and per output left.
     pub calls: usize,
+    /// File-system calls a new tree would take: one per directory and per output.
+    pub fresh: usize,
 }
 
 /// The live tree a new generation may borrow from.
@@ -78,11 +87,22 @@ enum Place {
 }
 
 /// The borrowing generation for `outputs` (each path with whether the live tree holds it
-/// unchanged), if borrowing takes fewer file-system calls than a new tree (one `mkdir` per
-/// directory and one write or link per output). A directory is borrowed when the new tree holds
+/// unchanged), if it reaches `MIN_BORROWED_SHARE` of them through links and takes fewer
+/// file-system calls than a new tree (one `mkdir` per directory and one write or link per
+/// output). A directory is borrowed when the new tree holds
 /// exactly the live tree's files under it, all unchanged, and it is a real directory of the full
 /// generation the live one is or borrows from; only the topmost such directories become links.
 pub fn plan<'a>(
+    outputs: &[(&str, bool)],
+    lender: Lender<'a, impl IntoIterator<Item = &'a str>>,
+) -> Option<Borrowing> {
+    layout(outputs, lender).filter(|b| {
+        b.calls < b.fresh && b.covered.len() as f64 >= MIN_BORROWED_SHARE * outputs.len() as f64
+    })
+}
+
+/// The borrowing generation for `outputs`, whatever it costs, if it borrows anything.
+fn layout<'a>(
     outputs: &[(&str, bool)],
     lender: Lender<'a, impl IntoIterator<Item = &'a str>>,
 ) -> Option<Borrowing> {
@@ -138,15 +158,15 @@ pub fn plan<'a>(
         })
         .map(|(path, _)| path.to_string())
         .collect();
-    let calls = make_dirs.len() + borrowed.len() + (outputs.len() - covered.len());
-    (calls < dirs.len() + outputs.len()).then_some(Borrowing {
+    Some(Borrowing {
+        calls: make_dirs.len() + borrowed.len() + (outputs.len() - covered.len()),
+        fresh: dirs.len() + outputs.len(),
         borrowed: Borrowed {
             from,
             dirs: borrowed,
         },
         make_dirs,
         covered,
-        calls,
     })
 }
 
@@ -163,7 +183,7 @@ mod tests {
     use super::*;
 
     fn plan_of(outputs: &[(&str, bool)], live: &[&str], borrowed: Option<&Borrowed>) -> Borrowing {
-        plan(
+        layout(
             outputs,
             Lender {
                 name: "live",
@@ -171,7 +191,7 @@ mod tests {
                 borrowed,
             },
         )
-        .expect("cheaper than a new tree")
+        .expect("something to borrow")
     }
 
     const LIVE: [&str; 7] = [
@@ -211,7 +231,15 @@ mod tests {
             .into()
         );
         // 2 directories, 3 links, 2 outputs; a new tree: 6 directories and 6 outputs.
-        assert_eq!(plan.calls, 7);
+        assert_eq!((plan.calls, plan.fresh), (7, 12));
+        // Cheaper, but 4 of the 6 outputs borrowed is under the share that pays for the
+        // directories every later build would make again.
+        let lender = Lender {
+            name: "live",
+            files: LIVE.iter().copied(),
+            borrowed: None,
+        };
+        assert!(super::plan(&outputs, lender).is_none());
     }
 
     #[test]
@@ -253,6 +281,24 @@ mod tests {
         assert_eq!(dirs, ["p/1", "p/3"]);
         assert_eq!(plan.make_dirs, ["p", "p/2", "p/2/red"]);
         assert!(!plan.covered.contains("p/2/index.html"));
+    }
+
+    #[test]
+    fn a_small_change_to_a_large_tree_is_borrowed() {
+        let paths: Vec<String> = (0..100).map(|i| format!("p/{i}/index.html")).collect();
+        let outputs: Vec<(&str, bool)> = paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.as_str(), i != 7))
+            .collect();
+        let lender = Lender {
+            name: "live",
+            files: paths.iter().map(String::as_str),
+            borrowed: None,
+        };
+        let plan = plan(&outputs, lender).expect("99 of 100 borrowed");
+        assert_eq!(plan.make_dirs, ["p", "p/7"]);
+        assert_eq!(plan.borrowed.dirs.len(), 99);
     }
 
     #[test]

@@ -8,10 +8,16 @@
 //! generations (a hard link of the manifest as published), so the spare's files and their
 //! fingerprints are known without reading the tree. Daemons keep no spare: their next generation
 //! is an overlay or a compaction.
+//!
+//! A spare that borrows directories (borrow.rs) is recycled only into a generation borrowing
+//! from the same full generation: its links that the new tree also borrows stay, and only the
+//! directories it made are changed, never a path through a link (that would change the lender).
+//! So a steady run of small rebuilds neither makes nor removes the ~30k links of a large site.
 
+use crate::output::borrow::{Borrowed, Borrowing};
 use crate::output::{OutputDirs, dirs_of};
 use serde::Deserialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
 /// The suffix marking the spare among the generations.
@@ -86,16 +92,19 @@ pub fn forget_removed(dirs: &OutputDirs) {
     }
 }
 
-/// A spare generation and the fingerprint (hex) of each file it holds.
+/// A spare generation, the fingerprint (hex) of each file it holds and what it borrows.
 pub struct Spare {
     pub dir: PathBuf,
     files: HashMap<String, String>,
+    borrowed: Option<Borrowed>,
 }
 
 /// The part of a kept manifest recycling needs (the SHA-1 digests are skipped unread).
 #[derive(Deserialize)]
 struct RecordedFiles {
     files: HashMap<String, String>,
+    #[serde(default)]
+    borrowed: Option<Borrowed>,
 }
 
 /// What turning a spare into a new generation takes (paths relative to the generation).
@@ -108,6 +117,10 @@ pub struct Recycling {
     pub remove_dirs: Vec<String>,
     /// Directories the new tree needs and the spare lacks, in path order (parents first).
     pub make_dirs: Vec<String>,
+    /// Borrowed directories the new tree links and the spare does not, made after `make_dirs`.
+    pub make_links: Vec<String>,
+    /// What the new generation borrows (`None`: a generation holding all of its directories).
+    pub borrowed: Option<Borrowed>,
     /// File-system calls it takes (see `Spare::plan`).
     pub calls: usize,
 }
@@ -128,6 +141,7 @@ impl Spare {
         Some(Spare {
             dir: dirs.generations().join(format!("{name}{SPARE}")),
             files: recorded.files,
+            borrowed: recorded.borrowed,
         })
     }
 
@@ -135,6 +149,10 @@ impl Spare {
     /// file-system calls than making a new tree. `outputs` are the new generation's paths, each
     /// with the fingerprint of the live file it carries over, or `None` for one to be written.
     pub fn plan(&self, outputs: &[(&str, Option<blake3::Hash>)]) -> Option<Recycling> {
+        if self.borrowed.is_some() {
+            // Its files under links are the lender's: unlinking them would change it.
+            return None;
+        }
         let keep: HashSet<String> = outputs
             .iter()
             .filter(|(path, live)| {
@@ -170,7 +188,93 @@ impl Spare {
             unlink,
             remove_dirs,
             make_dirs,
+            make_links: Vec::new(),
+            borrowed: None,
             calls: recycled,
+        })
+    }
+
+    /// What turning this spare, when it borrows from the same full generation as `new`, into the
+    /// borrowing generation `new` takes, if that costs fewer calls than making `new` afresh. Its
+    /// links that `new` keeps stay; its other links are unlinked (the link, never what it points
+    /// to); of the files in the directories it made, those `new` also holds in a directory it
+    /// makes, with the same fingerprint, stay and the rest are unlinked; its directories `new`
+    /// does not make are removed (emptied by then), and the directories and links `new` needs
+    /// are made. `outputs` as for `plan`.
+    pub fn plan_borrowing(
+        &self,
+        outputs: &[(&str, Option<blake3::Hash>)],
+        new: &Borrowing,
+    ) -> Option<Recycling> {
+        let had = self.borrowed.as_ref()?;
+        if had.from != new.borrowed.from {
+            return None;
+        }
+        let links: &BTreeSet<String> = &had.dirs;
+        let made: HashSet<&str> = dirs_of(self.files.keys().map(String::as_str))
+            .into_iter()
+            .filter(|d| !had.covers(d))
+            .collect();
+        let new_made: HashSet<&str> = new.make_dirs.iter().map(String::as_str).collect();
+        // Whether a file's directory is the generation's root or one of `dirs`.
+        fn directly_in(dirs: &HashSet<&str>, path: &str) -> bool {
+            path.rsplit_once('/')
+                .is_none_or(|(dir, _)| dirs.contains(dir))
+        }
+        let in_new_made = |path: &str| directly_in(&new_made, path);
+        let in_made = |path: &str| directly_in(&made, path);
+        let mut keep: HashSet<String> = outputs
+            .iter()
+            .filter(|(path, live)| {
+                in_new_made(path)
+                    && in_made(path)
+                    && live.is_some_and(|fingerprint| {
+                        self.files
+                            .get(*path)
+                            .is_some_and(|had| fingerprint.to_hex().as_str() == had)
+                    })
+            })
+            .map(|(path, _)| path.to_string())
+            .collect();
+        let unlink: Vec<String> = links
+            .iter()
+            .filter(|l| !new.borrowed.dirs.contains(*l))
+            .chain(
+                self.files
+                    .keys()
+                    .filter(|f| in_made(f) && !keep.contains(*f)),
+            )
+            .cloned()
+            .collect();
+        let mut remove_dirs: Vec<String> = made
+            .iter()
+            .filter(|d| !new_made.contains(*d))
+            .map(|d| d.to_string())
+            .collect();
+        // Parents first (a path sorts after its prefixes): removed in reverse.
+        remove_dirs.sort_unstable();
+        let make_dirs: Vec<String> = new
+            .make_dirs
+            .iter()
+            .filter(|d| !made.contains(d.as_str()))
+            .cloned()
+            .collect();
+        let make_links: Vec<String> = new.borrowed.dirs.difference(links).cloned().collect();
+        let written = outputs.len() - keep.len() - new.covered.len();
+        let calls =
+            1 + unlink.len() + remove_dirs.len() + make_dirs.len() + make_links.len() + written;
+        if calls >= new.calls {
+            return None;
+        }
+        keep.extend(new.covered.iter().cloned());
+        Some(Recycling {
+            keep,
+            unlink,
+            remove_dirs,
+            make_dirs,
+            make_links,
+            borrowed: Some(new.borrowed.clone()),
+            calls,
         })
     }
 }
@@ -182,6 +286,7 @@ mod tests {
     fn spare(files: &[(&str, &str)]) -> Spare {
         Spare {
             dir: PathBuf::new(),
+            borrowed: None,
             files: files
                 .iter()
                 .map(|(p, f)| (p.to_string(), f.to_string()))
@@ -228,6 +333,89 @@ mod tests {
             old.plan(&[("new/one.html", None), ("new/two.html", None)])
                 .is_none()
         );
+    }
+
+    #[test]
+    fn a_borrowing_spare_keeps_the_links_the_new_tree_borrows_and_changes_only_what_it_made() {
+        let same = blake3::hash(b"same");
+        let roots = [
+            "a.html",
+            "b.html",
+            "c.html",
+            "d.html",
+            "e.html",
+            "index.html",
+        ];
+        let fingerprint = same.to_hex().to_string();
+        let files: Vec<(&str, &str)> = roots
+            .iter()
+            .copied()
+            .chain([
+                "p/1/index.html",
+                "p/1/red/index.html",
+                "p/2/index.html",
+                "p/2/red/index.html",
+                "p/3/index.html",
+            ])
+            .map(|path| (path, fingerprint.as_str()))
+            .collect();
+        let mut old = spare(&files);
+        // The spare made p and p/2 (a product changed then) and borrowed p/1 and p/3.
+        old.borrowed = Some(Borrowed {
+            from: "full".into(),
+            dirs: ["p/1".to_string(), "p/3".to_string()].into(),
+        });
+        // The new tree changes p/1 and borrows p/2 and p/3.
+        let new = Borrowing {
+            borrowed: Borrowed {
+                from: "full".into(),
+                dirs: ["p/2".to_string(), "p/3".to_string()].into(),
+            },
+            make_dirs: vec!["p".into(), "p/1".into(), "p/1/red".into()],
+            covered: ["p/2/index.html", "p/2/red/index.html", "p/3/index.html"]
+                .map(String::from)
+                .into(),
+            // 3 directories, 2 links, 8 outputs.
+            calls: 13,
+            fresh: 17,
+        };
+        let outputs: Vec<(&str, Option<blake3::Hash>)> = roots
+            .iter()
+            .map(|r| (*r, Some(same)))
+            .chain([
+                ("p/1/index.html", None),
+                ("p/1/red/index.html", Some(same)),
+                ("p/2/index.html", Some(same)),
+                ("p/2/red/index.html", Some(same)),
+                ("p/3/index.html", Some(same)),
+            ])
+            .collect();
+        assert!(old.plan(&outputs).is_none(), "never recycled file by file");
+        let plan = old.plan_borrowing(&outputs, &new).expect("cheaper");
+        let mut unlink = plan.unlink.clone();
+        unlink.sort();
+        // The link p/1 (not what it points to) and the files of p/2, which becomes a link.
+        assert_eq!(unlink, ["p/1", "p/2/index.html", "p/2/red/index.html"]);
+        assert_eq!(plan.remove_dirs, ["p/2", "p/2/red"]);
+        assert_eq!(plan.make_dirs, ["p/1", "p/1/red"]);
+        assert_eq!(plan.make_links, ["p/2"]);
+        // The root files stay; p/1/red/index.html was the lender's (through the link): linked.
+        assert!(roots.iter().all(|r| plan.keep.contains(*r)));
+        assert!(!plan.keep.contains("p/1/red/index.html"));
+        assert!(plan.keep.contains("p/3/index.html"));
+        assert_eq!(plan.borrowed.as_ref(), Some(&new.borrowed));
+        // A rename, 3 unlinks, 2 directories removed, 2 made, 1 link, 2 outputs.
+        assert_eq!(plan.calls, 11);
+
+        // Never into a generation borrowing from another lender.
+        let elsewhere = Borrowing {
+            borrowed: Borrowed {
+                from: "other".into(),
+                ..new.borrowed.clone()
+            },
+            ..new
+        };
+        assert!(old.plan_borrowing(&outputs, &elsewhere).is_none());
     }
 
     #[test]
