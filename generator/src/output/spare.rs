@@ -145,6 +145,16 @@ impl Spare {
         })
     }
 
+    /// Whether the spare holds output `path` with `live`, the fingerprint of the live file it
+    /// carries over (`None`: an output to be written).
+    fn has_as_live(&self, path: &str, live: Option<blake3::Hash>) -> bool {
+        live.is_some_and(|fingerprint| {
+            self.files
+                .get(path)
+                .is_some_and(|had| fingerprint.to_hex().as_str() == had)
+        })
+    }
+
     /// What turning this spare into the generation of `outputs` takes, if that costs fewer
     /// file-system calls than making a new tree. `outputs` are the new generation's paths, each
     /// with the fingerprint of the live file it carries over, or `None` for one to be written.
@@ -155,13 +165,7 @@ impl Spare {
         }
         let keep: HashSet<String> = outputs
             .iter()
-            .filter(|(path, live)| {
-                live.is_some_and(|fingerprint| {
-                    self.files
-                        .get(*path)
-                        .is_some_and(|had| fingerprint.to_hex().as_str() == had)
-                })
-            })
+            .filter(|(path, live)| self.has_as_live(path, *live))
             .map(|(path, _)| path.to_string())
             .collect();
         let unlink: Vec<String> = self
@@ -226,13 +230,7 @@ impl Spare {
         let mut keep: HashSet<String> = outputs
             .iter()
             .filter(|(path, live)| {
-                in_new_made(path)
-                    && in_made(path)
-                    && live.is_some_and(|fingerprint| {
-                        self.files
-                            .get(*path)
-                            .is_some_and(|had| fingerprint.to_hex().as_str() == had)
-                    })
+                in_new_made(path) && in_made(path) && self.has_as_live(path, *live)
             })
             .map(|(path, _)| path.to_string())
             .collect();
