@@ -2,8 +2,9 @@
 //! API (live_site::deploy::fake): a cold deploy lists every file's SHA-1 and uploads each once,
 //! a change uploads only its files, a second deploy of the same tree uploads nothing, a failure
 //! mid-upload leaves the previous deploy live until the retry completes, a 429's Retry-After is
-//! waited for, rebuilds during an upload go in one following deploy, and `storefront serve`'s
-//! daemon deploys a webhook's rebuild with a handful of files.
+//! waited for, rebuilds during an upload go in one following deploy, `storefront serve`'s
+//! daemon deploys a webhook's rebuild with a handful of files, and `storefront deploy` sends a
+//! tree that borrows directories whole.
 
 mod common;
 
@@ -11,11 +12,11 @@ use api::webhooks::events::Change;
 use api::webhooks::{ChangeSink, Origin};
 use common::*;
 use export::source::LocalExport;
-use generator::output::sha1_hex;
+use generator::output::{OutputDirs, sha1_hex};
 use live_site::deploy::api::NetlifyApi;
 use live_site::deploy::config::RetryPolicy;
 use live_site::deploy::fake::{FakeNetlify, Faults};
-use live_site::deploy::files::{DeployFiles, Generated, SiteFiles, generated_files};
+use live_site::deploy::files::{DeployFiles, Generated, ManifestFiles, SiteFiles, generated_files};
 use live_site::deploy::run::deploy_once;
 use live_site::deploy::{DeployConfig, DeployHandle, DeployRecord, SiteChange, worker};
 use live_site::netlify::NetlifyConfig;
@@ -419,4 +420,39 @@ async fn the_daemon_deploys_a_webhook_rebuild_with_only_its_files() {
     assert_eq!(status[0]["deploy_id"], json!(live.id));
     assert_eq!(status[0]["files_uploaded"], json!(deploy.files_uploaded));
     assert!(status[0]["time_to_ready_ms"].is_u64());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn storefront_deploy_lists_and_uploads_every_file_of_a_tree_that_borrows_directories() {
+    let site = copied_sample();
+    site.build().unwrap();
+    edit_json(&site.export, "catalog/products.json", |d| {
+        let p = &mut d["data"][5];
+        p["price"] = json!(p["price"].as_f64().unwrap() + 1.0);
+    });
+    let report = site.build().unwrap();
+    assert!(report.dirs_borrowed > 0, "the rebuild borrows directories");
+    // What `storefront deploy` sends: the manifest's list, bytes read where the tree has them.
+    let files = ManifestFiles::new(
+        OutputDirs {
+            public: site.public(),
+            cache: site.dir.path().join("cache"),
+        },
+        None,
+    );
+    let list = files.list().unwrap();
+    let live = DirSite { root: site.live() };
+    assert_eq!(list, live.digests(), "every file, links followed");
+    let fake = FakeNetlify::start(TOKEN, SITE).await.unwrap();
+    let generated = generated();
+    let deploy = DeployFiles {
+        site: &list,
+        generated: &generated,
+    };
+    let api = NetlifyApi::new(&config(&fake)).unwrap();
+    let outcome = deploy_once(&api, &deploy, &files, 4, Duration::from_secs(30))
+        .await
+        .unwrap();
+    assert_eq!(outcome.uploaded, outcome.required);
+    assert_eq!(fake.live().unwrap().files, expected(&live, &generated));
 }

@@ -2,7 +2,8 @@
 //! brotli, gzip or identity as the client's Accept-Encoding asks, always with `Vary:
 //! Accept-Encoding` and netlify.toml's headers, with per-encoding ETags and 304 on a match, and
 //! the decompressed bytes equal the file on disk. Binary files, ranges and rewrites with another
-//! status keep their plain behaviour.
+//! status keep their plain behaviour. Pages in directories a rebuild borrowed (symlinks into an
+//! earlier generation) are served like the rest.
 
 mod common;
 
@@ -265,4 +266,35 @@ async fn binary_files_are_served_as_they_are_and_tiny_ones_uncompressed() {
     )
     .await;
     assert_eq!(r.status, 304);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_in_borrowed_directories_are_served_through_their_links() {
+    let site = copied_sample();
+    site.build().unwrap();
+    edit_json(&site.export, "catalog/products.json", |d| {
+        let p = &mut d["data"][5];
+        p["price"] = serde_json::json!(p["price"].as_f64().unwrap() + 1.0);
+    });
+    assert!(site.build().unwrap().dirs_borrowed > 0);
+    let addr = serve(&site).await;
+    // A page whose directory is reached through a link into the generation it borrows from.
+    let live = site.live();
+    let live_dir = std::fs::canonicalize(&live).unwrap();
+    let page = walkdir::WalkDir::new(&live)
+        .follow_links(true)
+        .into_iter()
+        .filter_map(Result::ok)
+        .find(|e| {
+            e.file_name() == "index.html"
+                && !std::fs::canonicalize(e.path())
+                    .unwrap()
+                    .starts_with(&live_dir)
+        })
+        .expect("a page in a borrowed directory")
+        .into_path();
+    let dir = page.parent().unwrap().strip_prefix(&live).unwrap();
+    let reply = get(addr, &format!("/{}/", dir.display()), &[]).await;
+    assert_eq!(reply.status, 200, "/{}/", dir.display());
+    assert_eq!(reply.decoded(), std::fs::read(&page).unwrap());
 }
