@@ -426,10 +426,7 @@ async fn the_daemon_deploys_a_webhook_rebuild_with_only_its_files() {
 async fn storefront_deploy_lists_and_uploads_every_file_of_a_tree_that_borrows_directories() {
     let site = copied_sample();
     site.build().unwrap();
-    edit_json(&site.export, "catalog/products.json", |d| {
-        let p = &mut d["data"][5];
-        p["price"] = json!(p["price"].as_f64().unwrap() + 1.0);
-    });
+    raise_price_of(&site.export, 5);
     let report = site.build().unwrap();
     assert!(report.dirs_borrowed > 0, "the rebuild borrows directories");
     // What `storefront deploy` sends: the manifest's list, bytes read where the tree has them.

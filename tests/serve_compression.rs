@@ -272,10 +272,7 @@ async fn binary_files_are_served_as_they_are_and_tiny_ones_uncompressed() {
 async fn pages_in_borrowed_directories_are_served_through_their_links() {
     let site = copied_sample();
     site.build().unwrap();
-    edit_json(&site.export, "catalog/products.json", |d| {
-        let p = &mut d["data"][5];
-        p["price"] = serde_json::json!(p["price"].as_f64().unwrap() + 1.0);
-    });
+    raise_price_of(&site.export, 5);
     assert!(site.build().unwrap().dirs_borrowed > 0);
     let addr = serve(&site).await;
     // A page whose directory is reached through a link into the generation it borrows from.

@@ -121,6 +121,15 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Raises by one the price of the export's product at `index` (a change that rewrites that
+/// product's pages and the pages showing its card).
+pub fn raise_price_of(export: &Path, index: usize) {
+    edit_json(export, "catalog/products.json", |d| {
+        let p = &mut d["data"][index];
+        p["price"] = serde_json::json!(p["price"].as_f64().unwrap() + 1.0);
+    });
+}
+
 /// Edits a JSON file of the export in place.
 pub fn edit_json(export: &Path, file: &str, edit: impl FnOnce(&mut serde_json::Value)) {
     let path = export.join(file);
