@@ -5,6 +5,7 @@
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub const ENTRY: &str = "src/main.ts";
 
@@ -136,24 +137,15 @@ impl Bundles {
         })
     }
 
-    /// A `<link rel="stylesheet">` for each stylesheet of the islands a rendered page contains
+    /// A `<link rel="stylesheet">` for each stylesheet of `islands` (a page's, as rendered)
     /// (which Vite's loader then finds in place and does not load again). Island chunks are not
     /// preloaded: on a phone's connection their downloads took bandwidth from the first paint's
     /// stylesheet and the largest picture (docs/decisions.md "Nothing preloaded").
-    pub fn island_style_tags(&self, html: &[u8]) -> String {
+    pub fn island_style_tags(&self, islands: &[Arc<str>]) -> String {
         let mut seen: Vec<&str> = Vec::new();
         let mut tags = String::new();
-        let marker = "data-island=\"";
-        // memchr's SIMD search: every page is scanned whole, and std's `find` was a visible
-        // share of a cold build's profile.
-        for at in memchr::memmem::find_iter(html, marker) {
-            let rest = &html[at + marker.len()..];
-            let Some(end) = memchr::memchr(b'"', rest) else {
-                break;
-            };
-            // Island names are ASCII letters and digits (`island()` refuses others).
-            let name = std::str::from_utf8(&rest[..end]).unwrap_or_default();
-            for u in self.island_styles.get(name).into_iter().flatten() {
+        for name in islands {
+            for u in self.island_styles.get(&**name).into_iter().flatten() {
                 if !seen.contains(&u.as_str()) {
                     seen.push(u);
                     tags.push_str(&format!("<link rel=\"stylesheet\" href=\"{u}\">"));

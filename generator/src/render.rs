@@ -24,7 +24,26 @@ thread_local! {
     /// then written once, instead of into a string that doubles a dozen times as it grows.
     static PAGE_BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// The sibling fragment this thread rendered last, by fragment epoch, name and key.
-    static LAST_SIBLING_FRAGMENT: RefCell<Option<(SiblingKey, Value)>> = const { RefCell::new(None) };
+    static LAST_SIBLING_FRAGMENT: RefCell<Option<(SiblingKey, Fragment)>> = const { RefCell::new(None) };
+    /// The islands of the page being rendered on this thread, in order, repeats included: each
+    /// `island()` call adds its name, and a reused fragment the names it recorded. The page's
+    /// island stylesheets come from these, not from scanning its ~60 kB of markup.
+    static PAGE_ISLANDS: RefCell<Vec<Arc<str>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A rendered partial and the islands in it (added to each page that reuses it).
+#[derive(Clone)]
+struct Fragment {
+    html: Value,
+    islands: Arc<[Arc<str>]>,
+}
+
+impl Fragment {
+    /// The markup, its islands counted as the page's.
+    fn reused(&self) -> Value {
+        PAGE_ISLANDS.with(|p| p.borrow_mut().extend(self.islands.iter().cloned()));
+        self.html.clone()
+    }
 }
 
 /// A sibling fragment's epoch, partial name and key.
@@ -39,7 +58,7 @@ fn next_fragment_epoch() -> u64 {
 
 /// Rendered layout fragments of the current build, by fragment name and key. Kept as safe-string
 /// values, so every page after the first gets the markup by a reference count, not a copy.
-type FragmentCache = Arc<Mutex<HashMap<(String, String), Value>>>;
+type FragmentCache = Arc<Mutex<HashMap<(String, String), Fragment>>>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TemplateError {
@@ -177,13 +196,14 @@ impl Templates {
         write: impl FnOnce(&[&[u8]; 3]) -> R,
     ) -> Result<R, Error> {
         ISLAND_SCOPE.with(|s| *s.borrow_mut() = (String::from("i"), 0));
+        PAGE_ISLANDS.with(|p| p.borrow_mut().clear());
         let template = self.env.get_template(template)?;
         PAGE_BUFFER.with(|buffer| {
             let mut buffer = buffer.borrow_mut();
             buffer.clear();
             template.render_captured_to(ctx, &mut *buffer)?;
             let html = buffer.as_slice();
-            let styles = bundles.island_style_tags(html);
+            let styles = PAGE_ISLANDS.with(|p| bundles.island_style_tags(&p.borrow()));
             let marker = ISLAND_STYLES_MARKER.as_bytes();
             let parts = match memchr::memmem::find(html, marker) {
                 Some(at) => [&html[..at], styles.as_bytes(), &html[at + marker.len()..]],
@@ -218,18 +238,19 @@ fn fragment(
     vars: Kwargs,
 ) -> Result<Value, Error> {
     let cache_key = (name.clone(), key);
-    if let Some(html) = cache
+    if let Some(fragment) = cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .get(&cache_key)
     {
-        return Ok(html.clone());
+        return Ok(fragment.reused());
     }
-    let html = render_partial(state, &name, &vars)?;
+    let fragment = render_partial(state, &name, &vars)?;
+    let html = fragment.html.clone();
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .insert(cache_key, html.clone());
+        .insert(cache_key, fragment);
     Ok(html)
 }
 
@@ -250,19 +271,20 @@ fn sibling_fragment(
         last.borrow()
             .as_ref()
             .filter(|(k, _)| *k == cache_key)
-            .map(|(_, html)| html.clone())
+            .map(|(_, fragment)| fragment.reused())
     });
     if let Some(html) = hit {
         return Ok(html);
     }
-    let html = render_partial(state, &cache_key.1, &vars)?;
-    LAST_SIBLING_FRAGMENT.with(|last| *last.borrow_mut() = Some((cache_key, html.clone())));
+    let fragment = render_partial(state, &cache_key.1, &vars)?;
+    let html = fragment.html.clone();
+    LAST_SIBLING_FRAGMENT.with(|last| *last.borrow_mut() = Some((cache_key, fragment)));
     Ok(html)
 }
 
 /// Renders the partial `name` with only `vars`, its islands' ids under a prefix of its own (so
 /// they are the same wherever the markup is reused and never collide with the page's).
-fn render_partial(state: &State, name: &str, vars: &Kwargs) -> Result<Value, Error> {
+fn render_partial(state: &State, name: &str, vars: &Kwargs) -> Result<Fragment, Error> {
     let ctx: BTreeMap<String, Value> = vars
         .args()
         .map(|k| Ok((k.to_string(), vars.get::<Value>(k)?)))
@@ -278,12 +300,17 @@ fn render_partial(state: &State, name: &str, vars: &Kwargs) -> Result<Value, Err
         .collect();
     let outer =
         ISLAND_SCOPE.with(|s| std::mem::replace(&mut *s.borrow_mut(), (format!("{prefix}-"), 0)));
+    let islands_before = PAGE_ISLANDS.with(|p| p.borrow().len());
     let rendered = state
         .env()
         .get_template(name)
         .and_then(|t| t.render(Value::from_object(ctx)));
     ISLAND_SCOPE.with(|s| *s.borrow_mut() = outer);
-    Ok(Value::from_safe_string(rendered?))
+    let islands = PAGE_ISLANDS.with(|p| p.borrow()[islands_before..].into());
+    Ok(Fragment {
+        html: Value::from_safe_string(rendered?),
+        islands,
+    })
 }
 
 /// Island props that carry their `<script>` JSON, written by serde from the typed values they were
@@ -360,6 +387,7 @@ fn island(state: &State, name: String, props: Value) -> Result<Value, Error> {
         scope.1 += 1;
         id
     });
+    PAGE_ISLANDS.with(|p| p.borrow_mut().push(name.as_str().into()));
     Ok(Value::from_safe_string(format!(
         "<div data-island=\"{name}\" data-island-id=\"{id}\">{inner}</div><script type=\"application/json\" data-island-props=\"{id}\">{json}</script>"
     )))

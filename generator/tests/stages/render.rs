@@ -125,3 +125,46 @@ fn a_page_comes_in_three_parts_with_its_island_stylesheets_where_the_layout_mark
     // A page without the marker is written as rendered.
     assert_eq!(render("plain.html"), ["<p>no marker</p>", "", ""]);
 }
+
+#[test]
+fn a_page_links_the_stylesheets_of_islands_inside_reused_fragments_and_no_others() {
+    let templates_dir = dir_with(&[
+        ("islands/demo.html", "<p>demo</p>"),
+        ("islands/rail.html", "<p>rail</p>"),
+        ("partials/header.html", "{{ island('Demo', {}) }}"),
+        ("partials/rails.html", "{{ island('Rail', {}) }}"),
+        (
+            "page.html",
+            "<head><!--island-styles--></head>{{ fragment('partials/header.html', 'uk') }}\
+             {{ sibling_fragment('partials/rails.html', key) }}",
+        ),
+        (
+            "quoted.html",
+            "<head><!--island-styles--></head><p>data-island=\"Demo\"</p>",
+        ),
+    ]);
+    let dist = dir_with(&[(
+        ".vite/manifest.json",
+        r#"{"src/main.ts": {"file": "assets/main.js", "css": ["assets/main.css"]},
+            "src/islands/demo.tsx": {"file": "assets/demo.js", "css": ["assets/demo.css"]},
+            "src/islands/rail.tsx": {"file": "assets/rail.js", "css": ["assets/rail.css"]}}"#,
+    )]);
+    let bundles = generator::bundles::Bundles::load(dist.path()).unwrap();
+    let templates = Templates::load(templates_dir.path()).unwrap();
+    let styles = |name: &str, key: &str| {
+        templates
+            .render_page_parts(name, context! { key => key }, &bundles, |parts| {
+                String::from_utf8(parts[1].to_vec()).unwrap()
+            })
+            .unwrap()
+    };
+    let both = r#"<link rel="stylesheet" href="/assets/demo.css"><link rel="stylesheet" href="/assets/rail.css">"#;
+    // Rendered, then reused from the build's cache and the thread's last sibling fragment: the
+    // islands inside count on every page that prints the markup.
+    assert_eq!(styles("page.html", "uk/1"), both);
+    assert_eq!(styles("page.html", "uk/1"), both);
+    assert_eq!(styles("page.html", "uk/2"), both);
+    // Text that only looks like an island's markup links nothing, and no page inherits the
+    // islands of the page rendered before it on the thread.
+    assert_eq!(styles("quoted.html", "uk/1"), "");
+}
