@@ -889,3 +889,56 @@ fn rebuilds_borrow_unchanged_directories_from_the_full_generation_and_touch_no_k
     // Nothing kept borrows from the cold build's generation now: it became the spare.
     assert!(!full.exists());
 }
+
+/// Every digest the live manifest holds is the SHA-1 of the live file's bytes.
+fn assert_digests_are_the_files(site: &Site, manifest: &generator::output::Manifest) {
+    for (rel, digest) in &manifest.sha1 {
+        let bytes = std::fs::read(site.public().join(rel)).unwrap();
+        assert_eq!(*digest, generator::output::sha1_hex(&bytes), "{rel}");
+    }
+}
+
+/// `storefront build` takes no SHA-1 of what it writes (only deploys need them): its manifest
+/// keeps the digests a deploy took for files it did not change and drops those of files it
+/// rewrote, and a deploy reads just those. A build that records digests (a daemon's) has each.
+#[test]
+fn a_build_hashes_nothing_for_deploys_and_keeps_the_digests_of_unchanged_files() {
+    use generator::output::{OutputDirs, complete_sha1, has_every_sha1};
+    let site = copied_sample();
+    let dirs = OutputDirs {
+        public: site.public(),
+        cache: site.dir.path().join("cache"),
+    };
+    let manifest = || dirs.previous().unwrap().0;
+    let cold = site.build().unwrap();
+    assert!(manifest().sha1.is_empty(), "a build hashes nothing");
+    assert_eq!(complete_sha1(&dirs).unwrap(), cold.written.len());
+    assert!(has_every_sha1(&manifest()));
+    assert_digests_are_the_files(&site, &manifest());
+    assert_eq!(complete_sha1(&dirs).unwrap(), 0, "taken once, then kept");
+    // A no-change build reads nothing and keeps them.
+    assert!(site.build().unwrap().written.is_empty());
+    assert!(has_every_sha1(&manifest()));
+
+    raise_price_of(&site.export, 0);
+    let changed = site.build().unwrap();
+    assert!(!changed.written.is_empty());
+    let after = manifest();
+    for rel in &changed.written {
+        assert!(!after.sha1.contains_key(rel), "{rel}: stale digest kept");
+    }
+    assert_eq!(after.sha1.len(), after.files.len() - changed.written.len());
+    assert_digests_are_the_files(&site, &after);
+    assert_eq!(complete_sha1(&dirs).unwrap(), changed.written.len());
+    assert_digests_are_the_files(&site, &manifest());
+
+    raise_price_of(&site.export, 0);
+    let opts = generator::BuildOptions {
+        file_digests: true,
+        ..site.options()
+    };
+    let recorded = generator::build(&opts, generator::BuildFrom::Export).unwrap();
+    assert!(!recorded.written.is_empty());
+    assert!(has_every_sha1(&manifest()));
+    assert_digests_are_the_files(&site, &manifest());
+}

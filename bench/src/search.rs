@@ -319,6 +319,7 @@ fn cold_site_build(args: &Args, export: &Path) -> Result<()> {
             cache_dir: args.dir.join("site-cache"),
             progress: false,
             plain_tree: false,
+            file_digests: false,
         },
         generator::BuildFrom::Export,
     )

@@ -153,6 +153,7 @@ pub fn start_daemon_without_compaction(
         cache_dir: dir.join("cache"),
         progress: false,
         plain_tree: false,
+        file_digests: false,
     };
     Daemon::start(
         opts,

@@ -8,7 +8,7 @@ use crate::output::borrow;
 use crate::output::spare::Spare;
 use crate::output::{
     IoError, KnownManifest, LiveTree, Manifest, NewGeneration, OutputDirs, Publish,
-    fill_missing_sha1, has_every_sha1, io_err, new_manifest, sha1_hex, sha1_hex_of_parts, walk_err,
+    fill_missing_sha1, has_every_sha1, io_err, new_manifest, sha1_hex_of_parts, walk_err,
 };
 use crate::plan::{Page, PlanInputs, PlanMemo, plan_reusing};
 use crate::render::{TemplateError, Templates};
@@ -58,6 +58,12 @@ pub struct BuildOptions {
     /// Make every directory of a new generation, borrowing none from an earlier one through a
     /// symlink (output.rs): for a host or a copy step that does not follow symlinks.
     pub plain_tree: bool,
+    /// Record in the manifest the SHA-1 of each file as it is written (the name Netlify's deploy
+    /// API gives a file's content) and fill in any the live manifest lacks: for a process that
+    /// deploys its builds as they go live (the rebuild daemon). Off, a build hashes nothing (a
+    /// tenth of a cold build's CPU): `storefront deploy` reads the files whose digests the
+    /// manifest lacks, once, and records them.
+    pub file_digests: bool,
 }
 
 #[derive(Debug, Default)]
@@ -410,8 +416,8 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
         input_digest::previous_record(&dirs.cache),
         input_digest::SETTLED,
     )?;
-    if let Some(unchanged) = input_digest::matching_live(&dirs, &input_files) {
-        let report = unchanged_inputs_report(&dirs, unchanged, &input_files, started.elapsed());
+    if let Some(unchanged) = input_digest::matching_live(&dirs, &input_files, opts.file_digests) {
+        let report = unchanged_inputs_report(opts, unchanged, &input_files, started.elapsed());
         // Files read again (written just before the last build read them, or a record from
         // before stamps) get their stamps recorded, so the next build need not read them. Only a
         // shortcut for the next build: failing to write it fails nothing.
@@ -449,7 +455,7 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
 /// The report of a build that found its inputs identical to the live generation's: nothing loaded,
 /// nothing written.
 fn unchanged_inputs_report(
-    dirs: &OutputDirs,
+    opts: &BuildOptions,
     unchanged: input_digest::Unchanged,
     input_files: &input_digest::InputsDigest,
     elapsed: Duration,
@@ -457,9 +463,15 @@ fn unchanged_inputs_report(
     let (pages, files) = match unchanged {
         input_digest::Unchanged::Recorded { pages, files } => (pages, files),
         input_digest::Unchanged::Read(mut live, tree) => {
-            // A manifest from before deploys gets its files' digests once (a failure only means
-            // the next build or deploy reads them).
-            let _ = crate::output::complete_live_sha1(dirs, &mut live, &tree);
+            // A build that records digests fills in those the live manifest lacks, once (a
+            // failure only means the next build or deploy reads them).
+            if opts.file_digests {
+                let dirs = OutputDirs {
+                    public: opts.public_dir.clone(),
+                    cache: opts.cache_dir.clone(),
+                };
+                let _ = crate::output::complete_live_sha1(&dirs, &mut live, &tree);
+            }
             (input_digest::page_count(&live), live.files.len())
         }
     };
@@ -472,6 +484,9 @@ fn unchanged_inputs_report(
         ..Default::default()
     }
 }
+
+/// An output a build wrote: its path and, when the build records them, its SHA-1.
+type WrittenFile = (String, Option<String>);
 
 /// Builds from already-loaded inputs (daemons keep them in memory between rebuilds), publishing
 /// a full generation or, for daemons, an overlay of the changed files only (see output.rs),
@@ -601,11 +616,12 @@ fn build_loaded(
     };
     phases.mark("compare");
     if let Some((previous_manifest, tree)) = &previous
+        && opts.file_digests
         && changed_count == 0
         && deleted.is_empty()
         && !has_every_sha1(previous_manifest)
     {
-        // The pages are current but the manifest predates deploys: its digests are taken once.
+        // The pages are current but the manifest lacks digests: they are taken once.
         let mut manifest = (**previous_manifest).clone();
         fill_missing_sha1(&mut manifest, tree)?;
         dirs.record_manifest(&manifest)?;
@@ -648,9 +664,10 @@ fn build_loaded(
     } else {
         ProgressBar::hidden()
     };
-    // Each written output's path and the SHA-1 of its bytes (for the manifest: deploys list
-    // files by it).
-    let results: Result<Vec<Option<(String, String)>>, BuildError> = planned
+    // Each written output's path and, when this build records them, the SHA-1 of its bytes (for
+    // the manifest: deploys list files by it).
+    let digest = |parts: &[&[u8]]| opts.file_digests.then(|| sha1_hex_of_parts(parts));
+    let results: Result<Vec<Option<WrittenFile>>, BuildError> = planned
         .par_iter()
         .enumerate()
         .map(|(i, p)| {
@@ -672,7 +689,7 @@ fn build_loaded(
                         bundles,
                         |parts| {
                             generation.write_parts(&p.path, parts)?;
-                            Ok::<_, IoError>(sha1_hex_of_parts(parts))
+                            Ok::<_, IoError>(digest(parts))
                         },
                     )
                     .map_err(|source| BuildError::Render {
@@ -682,17 +699,17 @@ fn build_loaded(
                 Source::Sitemap(file) => {
                     let xml = seo::sitemap_xml(&catalog.store.base_url, file);
                     generation.write(&p.path, xml.as_bytes())?;
-                    sha1_hex(xml.as_bytes())
+                    digest(&[xml.as_bytes()])
                 }
                 Source::Text(text) => {
                     generation.write(&p.path, text.as_bytes())?;
-                    sha1_hex(text.as_bytes())
+                    digest(&[text.as_bytes()])
                 }
                 Source::Copy(src) => {
                     // Read once: the bytes written are the bytes hashed.
                     let bytes = std::fs::read(src).map_err(io_err(src, "read"))?;
                     generation.write(&p.path, &bytes)?;
-                    sha1_hex(&bytes)
+                    digest(&[&bytes])
                 }
             };
             Ok(Some((p.path.to_string(), sha1)))
@@ -700,8 +717,11 @@ fn build_loaded(
         .collect();
     bar.finish_and_clear();
     report.dirs_created = generation.dirs_created();
-    let written_sha1: Vec<(String, String)> = results?.into_iter().flatten().collect();
+    let written_sha1: Vec<WrittenFile> = results?.into_iter().flatten().collect();
     let written: Vec<String> = written_sha1.iter().map(|(p, _)| p.clone()).collect();
+    let written_sha1 = written_sha1
+        .into_iter()
+        .filter_map(|(path, digest)| Some((path, digest?)));
     phases.mark("render and write");
     // Indexed after every page rendered and before the site goes live, so a failed render leaves
     // both the site and the index as they were.
@@ -721,13 +741,16 @@ fn build_loaded(
                     next.files.insert(path, fingerprint);
                 }
             }
-            for path in &deleted {
-                next.files.remove(path);
+            // A written file's old digest is stale whether or not this build takes the new one.
+            for path in deleted.iter().chain(&written) {
                 next.sha1.remove(path);
             }
+            for path in &deleted {
+                next.files.remove(path);
+            }
             next.sha1.extend(written_sha1);
-            if let Some(live) = &live {
-                // A manifest from before deploys: its unchanged files are read once, here.
+            if let (true, Some(live)) = (opts.file_digests, &live) {
+                // Digests the live manifest lacked: its unchanged files are read once, here.
                 fill_missing_sha1(&mut next, live)?;
             }
             let (layer, manifest) = generation.place_overlay(next)?;
@@ -739,10 +762,9 @@ fn build_loaded(
         }
         (_, previous) => {
             let new_files = planned.iter().map(Planned::manifest_entry).collect();
-            // Unchanged files keep the live manifest's digests; what it lacks is read from the
-            // new generation (its links to the live files).
-            let mut sha1: std::collections::BTreeMap<String, String> =
-                written_sha1.into_iter().collect();
+            // Unchanged files keep the live manifest's digests; when this build records them,
+            // what it lacks is read from the new generation (its links to the live files).
+            let mut sha1: std::collections::BTreeMap<String, String> = written_sha1.collect();
             if let Some((previous_manifest, _)) = &previous {
                 for (i, p) in planned.iter().enumerate() {
                     if unchanged(i)
@@ -755,14 +777,16 @@ fn build_loaded(
             let mut manifest = new_manifest(&name, new_files, sha1);
             manifest.borrowed = generation.borrowed().cloned();
             let lends = manifest.borrowed.as_ref().map(|b| b.from.clone());
-            fill_missing_sha1(
-                &mut manifest,
-                &LiveTree {
-                    base: generation.tmp_dir().to_path_buf(),
-                    layers: Vec::new(),
-                    borrows_from: None,
-                },
-            )?;
+            if opts.file_digests {
+                fill_missing_sha1(
+                    &mut manifest,
+                    &LiveTree {
+                        base: generation.tmp_dir().to_path_buf(),
+                        layers: Vec::new(),
+                        borrows_from: None,
+                    },
+                )?;
+            }
             generation.publish(&dirs, &manifest)?;
             memo.manifest.wrote(&dirs, manifest);
             phases.mark("publish");

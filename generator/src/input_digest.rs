@@ -56,6 +56,10 @@ struct ManifestFacts {
     stamp: FileStamp,
     pages: usize,
     files: usize,
+    /// Whether the manifest holds every file's SHA-1 (a build that records digests reads a
+    /// manifest without them, to fill them in).
+    #[serde(default)]
+    digests: bool,
 }
 
 /// One input file: which input directory, its path in it, what `stat` said, and its hash.
@@ -245,13 +249,18 @@ fn reusable_hashes(
 
 /// The live generation, when it was built from exactly these inputs. The small record is compared
 /// first, so a build with changed inputs does not parse the manifest here, and neither does one
-/// whose manifest file is still the one recorded.
-pub fn matching_live(dirs: &OutputDirs, inputs: &InputsDigest) -> Option<Unchanged> {
+/// whose manifest file is still the one recorded (unless it lacks digests `file_digests` wants).
+pub fn matching_live(
+    dirs: &OutputDirs,
+    inputs: &InputsDigest,
+    file_digests: bool,
+) -> Option<Unchanged> {
     let record = inputs.previous.as_ref()?;
     if record.digest != inputs.digest {
         return None;
     }
     if let Some(facts) = record.manifest
+        && (facts.digests || !file_digests)
         && FileStamp::of(&dirs.manifest_path()) == Some(facts.stamp)
     {
         let live = dirs.live_generation()?;
@@ -276,11 +285,12 @@ pub fn record(
     let Some((stamp, manifest)) = known.known() else {
         return Ok(());
     };
-    // Only a complete, single-layer manifest may stand in for reading it.
-    let facts = (has_every_sha1(manifest) && manifest.layers.is_empty()).then(|| ManifestFacts {
+    // Only a single-layer manifest may stand in for reading it.
+    let facts = manifest.layers.is_empty().then(|| ManifestFacts {
         stamp,
         pages: page_count(manifest),
         files: manifest.files.len(),
+        digests: has_every_sha1(manifest),
     });
     let record = Record {
         generation: manifest.generation.clone(),

@@ -80,9 +80,10 @@ pub struct Manifest {
     pub generation: String,
     /// Output path → fingerprint (hex).
     pub files: BTreeMap<String, String>,
-    /// Output path → SHA-1 (hex) of the file's bytes. Manifests written before deploys existed
-    /// have none; the next build fills in what is missing (`fill_missing_sha1`), reading each
-    /// such file once.
+    /// Output path → SHA-1 (hex) of the file's bytes, for deploys. Only a build with
+    /// `file_digests` (a daemon's) records them as it writes; `storefront build` carries those of
+    /// unchanged files and leaves the rest to `storefront deploy` (`complete_sha1`), which reads
+    /// each such file once.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sha1: BTreeMap<String, String>,
     /// Overlay generations stacked over `generation`, oldest first (daemons only; a static build
@@ -843,7 +844,7 @@ pub fn has_every_sha1(manifest: &Manifest) -> bool {
         && manifest.files.keys().all(|k| manifest.sha1.contains_key(k))
 }
 
-/// Records the SHA-1 of each file of `manifest` that has none (a manifest from before deploys),
+/// Records the SHA-1 of each file of `manifest` that has none (written by a build that hashes nothing),
 /// reading it from `tree`, and drops digests of files the manifest no longer lists. Answers how
 /// many files were read.
 pub fn fill_missing_sha1(manifest: &mut Manifest, tree: &LiveTree) -> Result<usize, IoError> {

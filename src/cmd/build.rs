@@ -52,6 +52,8 @@ impl BuildArgs {
             cache_dir: self.cache.clone(),
             progress: std::io::stderr().is_terminal(),
             plain_tree: self.plain_tree,
+            // `storefront deploy` takes the digests a deploy needs.
+            file_digests: false,
         }
     }
 }

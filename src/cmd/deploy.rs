@@ -34,10 +34,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         public: args.out.clone(),
         cache: args.cache.clone(),
     };
-    // A manifest from before deploys gets its digests once, and keeps them.
+    // `storefront build` hashes nothing: the files it wrote are read here for their SHA-1, once,
+    // and the manifest keeps the digests (the next build carries those of unchanged files).
     let read = complete_sha1(&dirs).context("recording the files' digests")?;
     if read > 0 {
-        println!("{read} files read once for their SHA-1 (the manifest predates deploys)");
+        println!("{read} files read for their SHA-1 (written since the last deploy)");
     }
     let site = ManifestFiles::new(dirs, None);
     let list = site.list()?;

@@ -35,6 +35,7 @@ impl Site {
             cache_dir: self.dir.path().join("cache"),
             progress: false,
             plain_tree: false,
+            file_digests: false,
         }
     }
 

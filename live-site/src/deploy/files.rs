@@ -1,5 +1,5 @@
 //! What a deploy lists: every file of the live site with the SHA-1 of its bytes (taken from the
-//! build manifest, never by reading the files again) plus the `_redirects` and `_headers`
+//! build manifest; only files a build did not hash are read) plus the `_redirects` and `_headers`
 //! generated from netlify.toml, and where each file's bytes are read from when Netlify asks.
 
 use crate::netlify::NetlifyConfig;
@@ -44,8 +44,8 @@ impl SiteFiles for ManifestFiles {
             )
         })?;
         if !has_every_sha1(&manifest) {
-            // A manifest from before deploys: the files it lacks digests for are read (the next
-            // build records them).
+            // Written by a build that hashes nothing (`storefront build`): the files without a
+            // digest are read (a daemon's next full build records them).
             fill_missing_sha1(&mut manifest, &tree)?;
         }
         *self.tree.lock().unwrap_or_else(|e| e.into_inner()) = Some(tree);

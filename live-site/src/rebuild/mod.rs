@@ -222,6 +222,7 @@ impl Daemon {
         timing: Timing,
         on_rebuilt: OnRebuilt,
     ) -> anyhow::Result<Daemon> {
+        let opts = with_file_digests(opts);
         // Killed builds' leftovers are removed on their own thread while the daemon starts.
         drop(generator::sweep::start(&dirs_of(&opts)));
         let prepared = prepare(&opts)?;
@@ -392,6 +393,15 @@ fn prepare(opts: &BuildOptions) -> anyhow::Result<Prepared> {
         written: report.written.len(),
         deleted: report.deleted.len(),
     })
+}
+
+/// A daemon's builds record each written file's SHA-1 in the manifest: a deploy worker, once
+/// attached, deploys each rebuild's changes by those digests, and a rebuild writes few files.
+fn with_file_digests(opts: BuildOptions) -> BuildOptions {
+    BuildOptions {
+        file_digests: true,
+        ..opts
+    }
 }
 
 fn dirs_of(opts: &BuildOptions) -> OutputDirs {

@@ -2,6 +2,7 @@
 
 use super::{
     Daemon, Msg, OnRebuilt, Prepared, RebuildStatus, Timing, dirs_of, prepare, push_history,
+    with_file_digests,
 };
 use export::source::FreshSource;
 use generator::{BuildOptions, LiveView};
@@ -22,6 +23,7 @@ impl Daemon {
         timing: Timing,
         on_rebuilt: OnRebuilt,
     ) -> anyhow::Result<Daemon> {
+        let opts = with_file_digests(opts);
         let dirs = dirs_of(&opts);
         let Some(last_good) = LiveView::load(&dirs) else {
             return Daemon::start(opts, source, timing, on_rebuilt);
