@@ -667,54 +667,74 @@ fn build_loaded(
     // Each written output's path and, when this build records them, the SHA-1 of its bytes (for
     // the manifest: deploys list files by it).
     let digest = |parts: &[&[u8]]| opts.file_digests.then(|| sha1_hex_of_parts(parts));
-    let results: Result<Vec<Option<WrittenFile>>, BuildError> = planned
-        .par_iter()
-        .enumerate()
-        .map(|(i, p)| {
-            // Only when shown: even a hidden bar costs its bookkeeping on every output.
-            if opts.progress {
-                bar.inc(1);
-            }
-            if let (true, Some(live)) = (unchanged(i), &live) {
-                if !overlay && !generation.holds(&p.path) {
-                    generation.link_from(&p.path, live)?;
+    let render_all = || -> Result<Vec<Option<WrittenFile>>, BuildError> {
+        planned
+            .par_iter()
+            .enumerate()
+            .map(|(i, p)| {
+                // Only when shown: even a hidden bar costs its bookkeeping on every output.
+                if opts.progress {
+                    bar.inc(1);
                 }
-                return Ok(None);
-            }
-            let sha1 = match &p.source {
-                Source::Page(page) => templates
-                    .render_page_parts(
-                        page.kind.template(),
-                        shared.context(page),
-                        bundles,
-                        |parts| {
-                            generation.write_parts(&p.path, parts)?;
-                            Ok::<_, IoError>(digest(parts))
-                        },
-                    )
-                    .map_err(|source| BuildError::Render {
-                        page: page.url_path(),
-                        source,
-                    })??,
-                Source::Sitemap(file) => {
-                    let xml = seo::sitemap_xml(&catalog.store.base_url, file);
-                    generation.write(&p.path, xml.as_bytes())?;
-                    digest(&[xml.as_bytes()])
+                if let (true, Some(live)) = (unchanged(i), &live) {
+                    if !overlay && !generation.holds(&p.path) {
+                        generation.link_from(&p.path, live)?;
+                    }
+                    return Ok(None);
                 }
-                Source::Text(text) => {
-                    generation.write(&p.path, text.as_bytes())?;
-                    digest(&[text.as_bytes()])
-                }
-                Source::Copy(src) => {
-                    // Read once: the bytes written are the bytes hashed.
-                    let bytes = std::fs::read(src).map_err(io_err(src, "read"))?;
-                    generation.write(&p.path, &bytes)?;
-                    digest(&[&bytes])
-                }
-            };
-            Ok(Some((p.path.to_string(), sha1)))
-        })
-        .collect();
+                let sha1 = match &p.source {
+                    Source::Page(page) => templates
+                        .render_page_parts(
+                            page.kind.template(),
+                            shared.context(page),
+                            bundles,
+                            |parts| {
+                                generation.write_parts(&p.path, parts)?;
+                                Ok::<_, IoError>(digest(parts))
+                            },
+                        )
+                        .map_err(|source| BuildError::Render {
+                            page: page.url_path(),
+                            source,
+                        })??,
+                    Source::Sitemap(file) => {
+                        let xml = seo::sitemap_xml(&catalog.store.base_url, file);
+                        generation.write(&p.path, xml.as_bytes())?;
+                        digest(&[xml.as_bytes()])
+                    }
+                    Source::Text(text) => {
+                        generation.write(&p.path, text.as_bytes())?;
+                        digest(&[text.as_bytes()])
+                    }
+                    Source::Copy(src) => {
+                        // Read once: the bytes written are the bytes hashed.
+                        let bytes = std::fs::read(src).map_err(io_err(src, "read"))?;
+                        generation.write(&p.path, &bytes)?;
+                        digest(&[&bytes])
+                    }
+                };
+                Ok(Some((p.path.to_string(), sha1)))
+            })
+            .collect()
+    };
+    // A borrowing generation's links (up to ~30k new inodes, kernel work on one core) are made
+    // on a thread of their own while the pages render and the index updates: no write goes into
+    // a borrowed directory, and the generation is published only once they are all in place.
+    let (results, search, linked) = std::thread::scope(|scope| {
+        let linking = scope.spawn(|| generation.make_borrowed_links());
+        let results = render_all();
+        phases.mark("render and write");
+        // Indexed after every page rendered and before the site goes live, so a failed render
+        // leaves both the site and the index as they were.
+        let search = results.is_ok().then(|| {
+            crate::search_index::update(&opts.cache_dir, catalog, content, &site, &mut memo.search)
+        });
+        phases.mark("search index");
+        let linked = linking
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (results, search, linked)
+    });
     bar.finish_and_clear();
     report.dirs_created = generation.dirs_created();
     let written_sha1: Vec<WrittenFile> = results?.into_iter().flatten().collect();
@@ -722,12 +742,11 @@ fn build_loaded(
     let written_sha1 = written_sha1
         .into_iter()
         .filter_map(|(path, digest)| Some((path, digest?)));
-    phases.mark("render and write");
-    // Indexed after every page rendered and before the site goes live, so a failed render leaves
-    // both the site and the index as they were.
-    report.search =
-        crate::search_index::update(&opts.cache_dir, catalog, content, &site, &mut memo.search)?;
-    phases.mark("search index");
+    if let Some(search) = search {
+        report.search = search?;
+    }
+    linked?;
+    phases.mark("borrowed links (the rest)");
     let name = generation.name.clone();
     match (overlay, previous) {
         (true, Some((previous_manifest, _))) => {

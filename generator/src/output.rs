@@ -484,6 +484,9 @@ pub struct NewGeneration {
     kept: HashSet<String>,
     /// What this generation borrows.
     borrowed: Option<Borrowed>,
+    /// Whether every borrowed directory's link is in place: `borrowing` leaves them to
+    /// `make_borrowed_links`, and `publish` refuses a generation without them.
+    links_made: std::sync::atomic::AtomicBool,
 }
 
 impl NewGeneration {
@@ -539,9 +542,10 @@ impl NewGeneration {
         Ok(generation)
     }
 
-    /// A new generation that borrows (borrow.rs): the directories of `plan` made, parents first,
-    /// and each borrowed directory a relative symlink to the same path in the full generation
-    /// it borrows from. The outputs left to write or link go into the directories made.
+    /// A new generation that borrows (borrow.rs): the directories of `plan` made, parents first.
+    /// Each borrowed directory becomes a relative symlink to the same path in the full
+    /// generation it borrows from in `make_borrowed_links`, which may run while the outputs left
+    /// to write or link go into the directories made (no write goes into a borrowed directory).
     pub fn borrowing(dirs: &OutputDirs, plan: Borrowing) -> Result<NewGeneration, IoError> {
         let mut generation = NewGeneration::create(dirs)?;
         for rel in plan.make_dirs.iter().chain(&plan.borrowed.dirs) {
@@ -550,12 +554,27 @@ impl NewGeneration {
         let root = generation.tmp_dir.clone();
         let made = make_dirs(&root, plan.make_dirs.iter().map(String::as_str))
             .map_err(|(dir, e)| io_err(&dir, "create directory")(e))?;
-        make_links(&root, &plan.borrowed.from, &plan.borrowed.dirs)?;
         generation.dirs_created = made.into();
         generation.dirs_prepared = true;
         generation.kept = plan.covered;
         generation.borrowed = Some(plan.borrowed);
+        generation.links_made = false.into();
         Ok(generation)
+    }
+
+    /// Makes the links of a generation from `borrowing` (nothing to do for any other). Up to
+    /// ~30k links after a cold build, each a new inode: run beside rendering and indexing, they
+    /// take a core the file system would otherwise wait for.
+    pub fn make_borrowed_links(&self) -> Result<(), IoError> {
+        use std::sync::atomic::Ordering;
+        if self.links_made.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        if let Some(borrowed) = &self.borrowed {
+            make_links(&self.tmp_dir, &borrowed.from, &borrowed.dirs)?;
+        }
+        self.links_made.store(true, Ordering::Release);
+        Ok(())
     }
 
     /// What this generation borrows, for its manifest.
@@ -586,6 +605,7 @@ impl NewGeneration {
             dirs_created: std::sync::atomic::AtomicUsize::new(0),
             kept: HashSet::new(),
             borrowed: None,
+            links_made: std::sync::atomic::AtomicBool::new(true),
         })
     }
 
@@ -720,6 +740,11 @@ impl NewGeneration {
     /// manifest naming a generation that never went live is not trusted (`tree_of`), so a
     /// failure after it costs the next build a full rebuild, never a wrong site.
     pub fn publish(mut self, dirs: &OutputDirs, manifest: &Manifest) -> Result<(), IoError> {
+        if !self.links_made.load(std::sync::atomic::Ordering::Acquire) {
+            return Err(io_err(&self.tmp_dir, "publish")(std::io::Error::other(
+                "its borrowed directories are not linked yet",
+            )));
+        }
         dirs.write_manifest(manifest)?;
         spare::record_manifest(dirs, &self.name);
         std::fs::rename(&self.tmp_dir, &self.dir)

@@ -215,21 +215,42 @@ fn a_borrowing_generation_keeps_its_lender_and_its_removal_never_reaches_into_it
         .iter()
         .map(|p| (p.as_str(), p != "index.html"))
         .collect();
-    let borrowing = plan(
-        &outputs,
-        Lender {
-            name: &full_name,
-            files: manifest.files.keys().map(String::as_str),
-            borrowed: None,
-        },
-    )
-    .expect("8 of 9 outputs borrowed");
-    let generation = NewGeneration::borrowing(&dirs, borrowing).unwrap();
+    let borrowing = || {
+        plan(
+            &outputs,
+            Lender {
+                name: &full_name,
+                files: manifest.files.keys().map(String::as_str),
+                borrowed: None,
+            },
+        )
+        .expect("8 of 9 outputs borrowed")
+    };
+    // Publishing before the links are made is refused, the full generation staying live.
+    let unlinked = NewGeneration::borrowing(&dirs, borrowing()).unwrap();
+    let mut next = new_manifest(&unlinked.name, fingerprints.clone(), BTreeMap::new());
+    next.borrowed = unlinked.borrowed().cloned();
+    let err = unlinked.publish(&dirs, &next).unwrap_err().to_string();
+    assert!(err.contains("not linked"), "{err}");
+    assert_eq!(
+        std::fs::read_link(&dirs.public)
+            .unwrap()
+            .file_name()
+            .unwrap(),
+        full_name.as_str()
+    );
+    let generation = NewGeneration::borrowing(&dirs, borrowing()).unwrap();
     assert!(generation.holds("p/1/index.html") && !generation.holds("index.html"));
     generation.write("index.html", b"new home").unwrap();
     let borrower = generation.name.clone();
     let mut next = new_manifest(&borrower, fingerprints.clone(), BTreeMap::new());
     next.borrowed = generation.borrowed().cloned();
+    // The links come apart from the writes (a build makes them beside its rendering), and a
+    // generation without them is never published.
+    let unfinished_p = dirs.generations().join(format!("{borrower}.tmp/p"));
+    assert!(!unfinished_p.exists());
+    generation.make_borrowed_links().unwrap();
+    assert!(unfinished_p.is_symlink());
     generation.publish(&dirs, &next).unwrap();
     assert_eq!(
         std::fs::read_link(dirs.public.join("p")).unwrap(),
