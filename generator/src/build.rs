@@ -417,7 +417,13 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
         input_digest::SETTLED,
     )?;
     if let Some(unchanged) = input_digest::matching_live(&dirs, &input_files, opts.file_digests) {
-        let report = unchanged_inputs_report(opts, unchanged, &input_files, started.elapsed());
+        let report = unchanged_inputs_report(
+            &dirs,
+            opts.file_digests,
+            unchanged,
+            &input_files,
+            started.elapsed(),
+        );
         // Files read again (written just before the last build read them, or a record from
         // before stamps) get their stamps recorded, so the next build need not read them. Only a
         // shortcut for the next build: failing to write it fails nothing.
@@ -455,7 +461,8 @@ fn build_export(opts: &BuildOptions) -> Result<BuildReport, BuildError> {
 /// The report of a build that found its inputs identical to the live generation's: nothing loaded,
 /// nothing written.
 fn unchanged_inputs_report(
-    opts: &BuildOptions,
+    dirs: &OutputDirs,
+    file_digests: bool,
     unchanged: input_digest::Unchanged,
     input_files: &input_digest::InputsDigest,
     elapsed: Duration,
@@ -465,12 +472,8 @@ fn unchanged_inputs_report(
         input_digest::Unchanged::Read(mut live, tree) => {
             // A build that records digests fills in those the live manifest lacks, once (a
             // failure only means the next build or deploy reads them).
-            if opts.file_digests {
-                let dirs = OutputDirs {
-                    public: opts.public_dir.clone(),
-                    cache: opts.cache_dir.clone(),
-                };
-                let _ = crate::output::complete_live_sha1(&dirs, &mut live, &tree);
+            if file_digests {
+                let _ = crate::output::complete_live_sha1(dirs, &mut live, &tree);
             }
             (input_digest::page_count(&live), live.files.len())
         }
