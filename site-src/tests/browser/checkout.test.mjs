@@ -498,8 +498,31 @@ describe('checkout journeys', { skip: problem ?? false }, () => {
       await page.waitForURL(new RegExp(`^${escape(SITE_URL)}/sandbox-pay/challenge/`), { waitUntil: 'domcontentloaded' });
       await page.getByRole('heading', { name: '3-D Secure' }).waitFor();
       await checkStep(page, errors, '3-D Secure page');
+      // The return page's session reads the cart (the header's bag) while the page finishes the
+      // payment. Held here so that the read reaches the API only after the payment, as it once did
+      // on a busy CI machine (a 404: the cart had become the order), unless the page makes the
+      // payment wait for the read; either request goes on by itself after 2 s.
+      const later = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+      let paid, cartAnswered;
+      const payment = new Promise((resolve) => (paid = resolve));
+      const cart = new Promise((resolve) => (cartAnswered = resolve));
+      const cartRead = (url) => url.pathname === '/api/cart';
+      const paymentDetails = (url) => /^\/api\/checkout\/[0-9a-f]{32}\/payment-details$/.test(url.pathname);
+      await page.route(cartRead, async (route) => {
+        await Promise.race([payment, later(2000)]);
+        await route.fulfill({ response: await route.fetch() });
+        cartAnswered();
+      });
+      await page.route(paymentDetails, async (route) => {
+        const response = await route.fetch();
+        paid();
+        await Promise.race([cart, later(2000)]);
+        await route.fulfill({ response });
+      });
       await page.getByRole('button', { name: 'Authenticate' }).click();
       await confirmation(page, errors, '', { total, method });
+      await page.unroute(cartRead);
+      await page.unroute(paymentDetails);
       assert.ok(visited.some((url) => /^\/checkout\/return\?order_id=[0-9a-f]{32}$/.test(url)), `not back through /checkout/return: ${visited.join(' → ')}`);
     });
 

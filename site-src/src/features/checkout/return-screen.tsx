@@ -8,7 +8,12 @@ import { finishRedirect } from './submit-order';
 export default function ReturnScreen({ prefix }: { prefix: string }): ReactElement {
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
-    finishRedirect(prefix, window.location.search)
+    // The page's session reads the cart (the header's bag) first: once the payment has made the
+    // cart an order, that read would answer 404. A session that fails to load does not stop it.
+    import('../shell/session')
+      .then(({ startSession }) => startSession(prefix))
+      .catch(() => undefined)
+      .then(() => finishRedirect(prefix, window.location.search))
       .then((outcome) => {
         if (outcome.kind === 'failed') setFailure(outcome.message);
       })
