@@ -26,6 +26,7 @@ use domain::market::{MARKETS, Market};
 use domain::shops::ShopFinder;
 use minijinja::{Value, context};
 use product_parts::ProductParts;
+use search::Card;
 use serde::Serialize;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -48,7 +49,7 @@ pub struct Shared<'a> {
     templates: &'a Templates,
     /// Product card per product index, per market, rendered on first use: a build that changes
     /// few pages renders few cards.
-    cards: Vec<[OnceLock<Value>; 3]>,
+    cards: Vec<[OnceLock<CachedCard>; 3]>,
     /// Which markets have a content page at a slug.
     content_presence: HashMap<String, [bool; 3]>,
     /// This build's own number: the key of the product parts a worker keeps (`product_parts`).
@@ -111,13 +112,27 @@ struct Listing<'a> {
     subcategories: Vec<serde_json::Value>,
 }
 
-/// A card with its markup rendered once: the same card appears on many listings and product
-/// pages, so pages print `html` instead of running the card macro again.
-fn prerendered_card(templates: &Templates, mut card: serde_json::Value) -> Value {
-    if let Ok(html) = templates.render_card(&card) {
-        card["html"] = serde_json::Value::String(html);
+/// A product card and the value pages print for it: the card with its markup (`html`) rendered
+/// once, since the same card appears on many listings and product pages, so pages print `html`
+/// instead of running the card macro again.
+struct CachedCard {
+    card: Card,
+    value: Value,
+}
+
+impl CachedCard {
+    fn new(templates: &Templates, card: Card) -> CachedCard {
+        #[derive(Serialize)]
+        struct WithHtml<'a> {
+            #[serde(flatten)]
+            card: &'a Card,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            html: Option<String>,
+        }
+        let html = templates.render_card(&card).ok();
+        let value = to_value(WithHtml { card: &card, html });
+        CachedCard { card, value }
     }
-    to_value(card)
 }
 
 fn blocks_value(blocks: &[Block], market: &Market) -> Value {
@@ -188,19 +203,21 @@ impl<'a> Shared<'a> {
         }
     }
 
+    fn cached_card(&self, product: usize, market: usize) -> &CachedCard {
+        self.cards[product][market].get_or_init(|| {
+            CachedCard::new(
+                self.templates,
+                card(
+                    self.catalog,
+                    &self.catalog.products[product],
+                    &MARKETS[market],
+                ),
+            )
+        })
+    }
+
     fn card(&self, product: usize, market: usize) -> Value {
-        self.cards[product][market]
-            .get_or_init(|| {
-                prerendered_card(
-                    self.templates,
-                    card(
-                        self.catalog,
-                        &self.catalog.products[product],
-                        &MARKETS[market],
-                    ),
-                )
-            })
-            .clone()
+        self.cached_card(product, market).value.clone()
     }
 
     /// Markets in which the page exists (content pages may be missing in some).
@@ -405,9 +422,9 @@ impl<'a> Shared<'a> {
             .collect();
         let facets = facets(self.catalog, members);
         // The listing island hydrates the first page from these: the same cards, raw (no `html`).
-        let first_cards: Vec<serde_json::Value> = search::first_page(members)
+        let first_cards: Vec<&Card> = search::first_page(members)
             .iter()
-            .map(|&pi| card(self.catalog, &self.catalog.products[pi], market))
+            .map(|&pi| &self.cached_card(pi, mi).card)
             .collect();
         let props = json!({"kind": kind, "id": id, "market": market.code, "total": total, "page": 1, "pages": pages, "sort": "featured", "facets": facets, "products": first_cards});
         let header = self

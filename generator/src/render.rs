@@ -165,7 +165,7 @@ impl Templates {
     }
 
     /// The lazy-loading product card (`macros/card.html`) for one card value.
-    pub fn render_card(&self, card: &serde_json::Value) -> Result<String, Error> {
+    pub fn render_card(&self, card: &search::Card) -> Result<String, Error> {
         self.env
             .get_template(CARD_TEMPLATE)?
             .render(context! { c => minijinja::value::Serde(card) })

@@ -170,7 +170,7 @@ fn incremental_price_change_and_deletion() {
     assert_eq!(hit.original_price, 12.34);
     let ribbed = uk.listing.record(112).unwrap();
     assert_eq!(ribbed.price_minor, 1234);
-    assert_eq!(ribbed.card["price"], "£12.34");
+    assert_eq!(ribbed.card.price, "£12.34");
 
     // A deleted product disappears from search and listings.
     catalog.products.retain(|p| p.id != 101);
@@ -192,7 +192,7 @@ fn incremental_price_change_and_deletion() {
     let page = uk
         .list(&scope, &Filters::default(), Sort::Featured, 1)
         .unwrap();
-    assert!(uk.cards(&page).iter().all(|c| c["id"] != 101));
+    assert!(uk.cards(&page).iter().all(|c| c.id != 101));
     // Only the live generation and the one before it are kept.
     let generations = tmp.path().join("search/generations");
     let uk_generations = std::fs::read_dir(generations)
@@ -224,11 +224,7 @@ fn unfiltered_listing_matches_the_static_first_page_and_facets() {
         let page = uk
             .list(&scope, &Filters::default(), Sort::Featured, 1)
             .unwrap();
-        let ids: Vec<u64> = uk
-            .cards(&page)
-            .iter()
-            .map(|c| c["id"].as_u64().unwrap())
-            .collect();
+        let ids: Vec<u64> = uk.cards(&page).iter().map(|c| c.id).collect();
         let want: Vec<u64> = members
             .iter()
             .take(48)

@@ -16,5 +16,5 @@ pub use live::{LiveIndex, MarketIndex, SEARCH_HITS, SearchHit};
 pub use params::{
     Filters, ListingParams, MAX_QUERY_CHARS, PER_PAGE, ParamError, Sort, first_page, page_count,
 };
-pub use record::{ColourwayRecord, ProductRecord};
+pub use record::{Card, CardBadge, CardImage, CardSwatch, ColourwayRecord, ProductRecord};
 pub use store::{IndexError, MarketUpdate, live_generation, update_market, update_market_with};

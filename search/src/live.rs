@@ -4,6 +4,7 @@
 
 use crate::listing::{ListingIndex, ListingPage, PageOutOfRange};
 use crate::params::{Filters, Sort};
+use crate::record::Card;
 use crate::store::{IndexError, TEXT_DIR, live_generation, read_curated, read_records};
 use crate::tantivy_text::TantivySearch;
 use crate::text::TextSearch;
@@ -102,7 +103,7 @@ impl MarketIndex {
     }
 
     /// The cards of a listing page, in order.
-    pub fn cards(&self, page: &ListingPage) -> Vec<&serde_json::Value> {
+    pub fn cards(&self, page: &ListingPage) -> Vec<&Card> {
         page.members
             .iter()
             .map(|&i| &self.listing.records[i].card)

@@ -28,7 +28,51 @@ pub struct ProductRecord {
     /// The card's current price (sale price when on sale), minor units: price sort and range.
     pub price_minor: i64,
     /// The product card exactly as the static pages render it (docs/templates.md `card`).
-    pub card: serde_json::Value,
+    pub card: Card,
+}
+
+/// A product card: what `macros/card.html` prints and the listing island renders. The fields are
+/// in name order, so its JSON is the same, byte for byte, as the card object's was.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    pub badge: Option<CardBadge>,
+    /// How many colours the product comes in (the swatches shown may be fewer).
+    pub colour_count: usize,
+    pub id: u64,
+    pub image: CardImage,
+    pub name: String,
+    /// "20% off" style text when on sale.
+    pub percent_off: Option<String>,
+    /// Formatted in the market's currency, as every price the shopper sees.
+    pub price: String,
+    pub price_hidden: bool,
+    pub sale_price: Option<String>,
+    pub secondary_image: Option<CardImage>,
+    pub swatches: Vec<CardSwatch>,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardImage {
+    pub alt: String,
+    pub src: String,
+}
+
+/// One colour on a card: its swatch, and the colourway's page and first image.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardSwatch {
+    pub image: String,
+    pub label: String,
+    pub swatch: Option<String>,
+    pub url: String,
+}
+
+/// The badge a product shows on its card and its page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardBadge {
+    pub background_colour: String,
+    pub name: String,
+    pub text_colour: String,
 }
 
 /// One colour of a product, as a search hit shows it.

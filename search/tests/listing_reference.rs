@@ -2,7 +2,9 @@
 //! equal a brute-force reference computed directly from the records.
 
 use proptest::prelude::*;
-use search::{ColourwayRecord, Filters, ListingIndex, PER_PAGE, ProductRecord, Sort};
+use search::{
+    Card, CardImage, ColourwayRecord, Filters, ListingIndex, PER_PAGE, ProductRecord, Sort,
+};
 use std::collections::BTreeMap;
 
 const COLOURS: [&str; 5] = ["Black", "Navy Blue", "Ecru", "Rust", "Sage Green"];
@@ -39,7 +41,23 @@ fn record(
             .collect(),
         sizes: sizes.into_iter().map(|s| SIZES[s].to_string()).collect(),
         price_minor: price,
-        card: serde_json::json!({"id": id}),
+        card: Card {
+            badge: None,
+            colour_count: 1,
+            id,
+            image: CardImage {
+                alt: String::new(),
+                src: String::new(),
+            },
+            name: String::new(),
+            percent_off: None,
+            price: String::new(),
+            price_hidden: false,
+            sale_price: None,
+            secondary_image: None,
+            swatches: Vec::new(),
+            url: format!("/p/{id}/x"),
+        },
     }
 }
 

@@ -108,7 +108,7 @@ pub struct ListingAnswer {
     /// featured, relevance, newest, price-asc or price-desc.
     pub sort: &'static str,
     #[schema(value_type = Vec<Object>)]
-    pub products: Vec<serde_json::Value>,
+    pub products: Vec<::search::Card>,
     #[schema(value_type = Object)]
     pub facets: ::search::Facets,
 }

@@ -1,14 +1,8 @@
 //! The badge a product shows on its card and its page.
 
 use domain::catalog::Product;
-use serde::Serialize;
-
-#[derive(Serialize, Clone)]
-pub struct BadgeView {
-    pub name: String,
-    pub text_colour: String,
-    pub background_colour: String,
-}
+/// The card's badge type (the search records carry cards) is the page's too.
+pub use search::CardBadge as BadgeView;
 
 /// Red "Sale" badge: a sale item always shows it.
 fn sale_badge() -> BadgeView {

@@ -1,12 +1,12 @@
 //! The product card (listings, recommendations, the search index) and the colourway it opens on.
 
 use crate::view::badge::badge_for;
-use crate::view::media::media_of;
+use crate::view::media::images_of;
 use crate::view::price::percent_off;
-use domain::catalog::{Catalog, Colourway, OptionKind, Product};
+use domain::catalog::{Catalog, Colourway, MediaItem, OptionKind, Product};
 use domain::market::Market;
 use domain::url::product_path;
-use serde_json::json;
+use search::{Card, CardImage, CardSwatch};
 
 /// Swatch limits per breakpoint (xs, sm, md, xl, 2xl; lg shares md's).
 pub const SWATCH_LIMITS: [usize; 5] = [3, 4, 6, 8, 9];
@@ -29,29 +29,53 @@ pub fn colourway_url(market: &Market, product: &Product, way: &Colourway) -> Str
     market.path(&product_path(product.id, &product.slug, &way.segment))
 }
 
-/// The card's data as `macros/card.html` and the listing island read it.
-pub fn card(catalog: &Catalog, product: &Product, market: &Market) -> serde_json::Value {
+/// The card's data as `macros/card.html` and the listing island read it: the default
+/// colourway's first two images (the store's fallback image, described by the product's name,
+/// when it has none), and each colourway's swatch with its first image.
+pub fn card(catalog: &Catalog, product: &Product, market: &Market) -> Card {
     let mi = market.index();
     let way = &product.colourways[default_colourway(product)];
-    let media = media_of(catalog, product, way);
+    let image = |m: &MediaItem| CardImage {
+        alt: m.alt.clone(),
+        src: m.src.clone(),
+    };
+    let mut images = images_of(way);
+    let (first, secondary) = match images.next() {
+        Some(first) => (image(first), images.next().map(image)),
+        None => (fallback_image(catalog, product), None),
+    };
     let price = way.prices[mi];
-    let swatches: Vec<_> = product
+    let swatches = product
         .colourways
         .iter()
-        .map(|c| json!({"label": c.label, "swatch": c.swatch, "url": colourway_url(market, product, c), "image": media_of(catalog, product, c)[0].0}))
+        .map(|c| CardSwatch {
+            image: images_of(c)
+                .next()
+                .map_or_else(|| catalog.store.fallback_image.clone(), |m| m.src.clone()),
+            label: c.label.clone(),
+            swatch: c.swatch.clone(),
+            url: colourway_url(market, product, c),
+        })
         .collect();
-    json!({
-        "id": product.id,
-        "name": product.name,
-        "url": colourway_url(market, product, way),
-        "image": {"src": media[0].0, "alt": media[0].1},
-        "secondary_image": media.get(1).map(|(src, alt)| json!({"src": src, "alt": alt})),
-        "badge": badge_for(product, price.sale.is_some()),
-        "price_hidden": product.is_price_hidden,
-        "price": price.price.format(),
-        "sale_price": price.sale.map(|s| s.format()),
-        "percent_off": percent_off(&price),
-        "swatches": swatches,
-        "colour_count": product.colourways.len(),
-    })
+    Card {
+        badge: badge_for(product, price.sale.is_some()),
+        colour_count: product.colourways.len(),
+        id: product.id,
+        image: first,
+        name: product.name.clone(),
+        percent_off: percent_off(&price),
+        price: price.price.format(),
+        price_hidden: product.is_price_hidden,
+        sale_price: price.sale.map(|s| s.format()),
+        secondary_image: secondary,
+        swatches,
+        url: colourway_url(market, product, way),
+    }
+}
+
+fn fallback_image(catalog: &Catalog, product: &Product) -> CardImage {
+    CardImage {
+        alt: product.name.clone(),
+        src: catalog.store.fallback_image.clone(),
+    }
 }
