@@ -398,6 +398,13 @@ fn a_template_error_leaves_the_live_site_and_no_half_generation() {
     generator::build(&opts, generator::BuildFrom::Export).unwrap();
     let live = site.live();
     let before = snapshot_files(&site.public());
+    let search_root = site.dir.path().join("cache/search");
+    let live_indexes =
+        || ["uk", "us", "eu"].map(|m| std::fs::read_link(search_root.join(m)).unwrap());
+    let indexes_before = live_indexes();
+    // A price change too, so that the search index has something to write: it is updated only
+    // after every page rendered.
+    raise_price(&site);
     let page = templates.join("pages/product.html");
     let text = std::fs::read_to_string(&page).unwrap();
     std::fs::write(&page, format!("{text}{{{{ 1 / 0 }}}}")).unwrap();
@@ -407,14 +414,21 @@ fn a_template_error_leaves_the_live_site_and_no_half_generation() {
     assert!(err.contains("rendering /"), "{err}");
     assert_eq!(site.live(), live);
     assert_eq!(snapshot_files(&site.public()), before);
-    let leftovers: Vec<_> = std::fs::read_dir(site.dir.path().join("cache/generations"))
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
-        .collect();
-    assert!(
-        leftovers.is_empty(),
-        "the unfinished generation was removed"
+    for generations in ["cache/generations", "cache/search/generations"] {
+        let leftovers: Vec<_> = std::fs::read_dir(site.dir.path().join(generations))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(
+            leftovers.is_empty(),
+            "{generations}: the unfinished generation was removed"
+        );
+    }
+    assert_eq!(
+        live_indexes(),
+        indexes_before,
+        "the live search index stays"
     );
 }
 

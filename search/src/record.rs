@@ -97,3 +97,48 @@ impl ProductRecord {
         blake3::hash(&bytes).to_hex().to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pages embed cards as JSON (the listing island's props) and the index stores them: the
+    /// keys must stay in name order, as they were when the card was a sorted JSON object.
+    #[test]
+    fn a_card_serialises_with_its_keys_in_name_order() {
+        let card = Card {
+            badge: Some(CardBadge {
+                background_colour: "#c8102e".into(),
+                name: "Sale".into(),
+                text_colour: "#ffffff".into(),
+            }),
+            colour_count: 2,
+            id: 7,
+            image: CardImage {
+                alt: "Front".into(),
+                src: "/media/a.jpg".into(),
+            },
+            name: "Wrap Dress".into(),
+            percent_off: Some("25% off".into()),
+            price: "£40.00".into(),
+            price_hidden: false,
+            sale_price: Some("£30.00".into()),
+            secondary_image: None,
+            swatches: vec![CardSwatch {
+                image: "/media/a.jpg".into(),
+                label: "Black".into(),
+                swatch: None,
+                url: "/p/7/wrap-dress/Black".into(),
+            }],
+            url: "/p/7/wrap-dress/Black".into(),
+        };
+        let json = serde_json::to_string(&card).unwrap();
+        assert_eq!(
+            json,
+            r##"{"badge":{"background_colour":"#c8102e","name":"Sale","text_colour":"#ffffff"},"colour_count":2,"id":7,"image":{"alt":"Front","src":"/media/a.jpg"},"name":"Wrap Dress","percent_off":"25% off","price":"£40.00","price_hidden":false,"sale_price":"£30.00","secondary_image":null,"swatches":[{"image":"/media/a.jpg","label":"Black","swatch":null,"url":"/p/7/wrap-dress/Black"}],"url":"/p/7/wrap-dress/Black"}"##
+        );
+        // The same as the sorted object the card used to be.
+        let sorted: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(serde_json::to_string(&sorted).unwrap(), json);
+    }
+}

@@ -1,7 +1,7 @@
 //! The product card (listings, recommendations, the search index) and the colourway it opens on.
 
 use crate::view::badge::badge_for;
-use crate::view::media::images_of;
+use crate::view::media::{fallback_media, images_of};
 use crate::view::price::percent_off;
 use domain::catalog::{Catalog, Colourway, MediaItem, OptionKind, Product};
 use domain::market::Market;
@@ -42,7 +42,10 @@ pub fn card(catalog: &Catalog, product: &Product, market: &Market) -> Card {
     let mut images = images_of(way);
     let (first, secondary) = match images.next() {
         Some(first) => (image(first), images.next().map(image)),
-        None => (fallback_image(catalog, product), None),
+        None => {
+            let (src, alt) = fallback_media(catalog, product).swap_remove(0);
+            (CardImage { alt, src }, None)
+        }
     };
     let price = way.prices[mi];
     let swatches = product
@@ -70,12 +73,5 @@ pub fn card(catalog: &Catalog, product: &Product, market: &Market) -> Card {
         secondary_image: secondary,
         swatches,
         url: colourway_url(market, product, way),
-    }
-}
-
-fn fallback_image(catalog: &Catalog, product: &Product) -> CardImage {
-    CardImage {
-        alt: product.name.clone(),
-        src: catalog.store.fallback_image.clone(),
     }
 }
