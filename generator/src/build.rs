@@ -655,6 +655,7 @@ fn build_loaded(
         .filter(|_| !opts.plain_tree)
         .map(|(manifest, tree)| (&**manifest, tree));
     let (generation, recycled) = start_generation(&dirs, &planned, &unchanged, overlay, lender)?;
+    phases.mark("directories");
     report.recycled = recycled;
     report.dirs_borrowed = generation.borrowed().map_or(0, |b| b.dirs.len());
     let bar = if opts.progress {
