@@ -94,8 +94,7 @@ fn run_build(args: &Args, export: &Path, work: &Path) -> Result<Stats> {
 
 /// Writes the same number of files with the same sizes and directory layout, in parallel, with
 /// no rendering: the floor a build cannot beat on this disk. Its directories are made as the
-/// build makes them (each once: the shared ones before the writes, in parallel by depth, and each
-/// holding one file by that file's writer), so the floor does no work a build skips.
+/// build makes them (each once, before the writes), so the floor does no work a build skips.
 fn write_floor(files: &[(PathBuf, u64)], dir: &Path) -> Result<f64> {
     let _ = std::fs::remove_dir_all(dir);
     let max = files.iter().map(|f| f.1).max().unwrap_or(0) as usize;
@@ -104,19 +103,13 @@ fn write_floor(files: &[(PathBuf, u64)], dir: &Path) -> Result<f64> {
         .iter()
         .map(|(rel, _)| rel.to_string_lossy().replace('\\', "/"))
         .collect();
-    let dir_error =
-        |(path, e): (PathBuf, std::io::Error)| anyhow::anyhow!("{}: {e}", path.display());
     let started = Instant::now();
     std::fs::create_dir_all(dir)?;
-    let plan = generator::output::dirs::DirPlan::new(rels.iter().map(String::as_str));
-    plan.make_shared(dir).map_err(dir_error)?;
-    rels.par_iter()
-        .zip(files)
-        .try_for_each(|(rel, (_, size))| -> Result<()> {
-            plan.make_own_dir(dir, rel).map_err(dir_error)?;
-            std::fs::write(dir.join(rel), &payload[..*size as usize])?;
-            Ok(())
-        })?;
+    generator::output::create_dirs_once(dir, rels.iter().map(String::as_str))
+        .map_err(|(path, e)| anyhow::anyhow!("{}: {e}", path.display()))?;
+    files
+        .par_iter()
+        .try_for_each(|(rel, size)| std::fs::write(dir.join(rel), &payload[..*size as usize]))?;
     Ok(started.elapsed().as_secs_f64())
 }
 

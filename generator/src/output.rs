@@ -22,15 +22,12 @@
 //! deploy would cost far more than the change being deployed.
 
 pub mod borrow;
-pub mod dirs;
 pub mod spare;
 
 use crate::site::Digest;
 use borrow::{Borrowed, Borrowing};
-pub use dirs::dirs_of;
-use dirs::{DirPlan, make_dirs};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -375,6 +372,47 @@ pub fn write_atomically(path: &Path, tmp: &Path, bytes: &[u8]) -> Result<(), IoE
     result
 }
 
+/// Every directory the relative file `paths` need (each parent and its ancestors), in path
+/// order: a path sorts after every prefix of it, so a parent comes before its children.
+pub fn dirs_of<'a>(paths: impl IntoIterator<Item = &'a str>) -> BTreeSet<&'a str> {
+    let mut dirs = BTreeSet::new();
+    for path in paths {
+        let mut dir = path;
+        // Each parent and its ancestors, up to one already known.
+        while let Some((parent, _)) = dir.rsplit_once('/') {
+            if !dirs.insert(parent) {
+                break;
+            }
+            dir = parent;
+        }
+    }
+    dirs
+}
+
+/// Makes under `root` every directory the relative file `paths` need, each with one `mkdir`,
+/// parents first; answers how many it made. (The build's generations and the benchmark's
+/// write-only floor both write this way.)
+pub fn create_dirs_once<'a>(
+    root: &Path,
+    paths: impl IntoIterator<Item = &'a str>,
+) -> Result<usize, (PathBuf, std::io::Error)> {
+    make_dirs(root, dirs_of(paths))
+}
+
+/// Makes `dirs` under `root`, in order (parents first); answers how many it made.
+fn make_dirs<'a>(
+    root: &Path,
+    dirs: impl IntoIterator<Item = &'a str>,
+) -> Result<usize, (PathBuf, std::io::Error)> {
+    let mut made = 0;
+    for dir in dirs {
+        let path = root.join(dir);
+        std::fs::create_dir(&path).map_err(|e| (path, e))?;
+        made += 1;
+    }
+    Ok(made)
+}
+
 /// Puts under `root` a link for each borrowed directory `dirs`, to the same directory of the
 /// generation `from` (see borrow.rs). In turn: the kernel locks a directory while an entry is
 /// added to it, and most links share one of three parents (the markets' product directories); a
@@ -436,12 +474,9 @@ pub struct NewGeneration {
     pub dir: PathBuf,
     tmp_dir: PathBuf,
     published: bool,
-    /// Set once `prepare_dirs` (or a recycled spare, or a borrowing plan) has made every
-    /// directory the writes need but those `own_dirs` leaves to them: they then open their file
-    /// directly, without a `create_dir_all` each.
+    /// Set once `prepare_dirs` has made every directory the writes need: they then open their
+    /// file directly, without a `create_dir_all` each.
     dirs_prepared: bool,
-    /// The directories each holding one output only, which that output's writer makes.
-    own_dirs: DirPlan,
     /// `mkdir` calls this generation made (a `create_dir_all` counts as one): what a test checks.
     dirs_created: std::sync::atomic::AtomicUsize,
     /// Outputs already in place with the right bytes: a recycled spare's unchanged files, or
@@ -567,7 +602,6 @@ impl NewGeneration {
             tmp_dir,
             published: false,
             dirs_prepared: false,
-            own_dirs: DirPlan::default(),
             dirs_created: std::sync::atomic::AtomicUsize::new(0),
             kept: HashSet::new(),
             borrowed: None,
@@ -581,13 +615,10 @@ impl NewGeneration {
         self.kept.contains(rel)
     }
 
-    /// Plans, once each and parents first, every directory that `paths` (all the outputs this
-    /// generation will hold) need, and makes those shared by several entries, in parallel by
-    /// depth; each directory holding one output only is made by that output's writer. Without
-    /// a plan each write made its own `create_dir_all`: about two `mkdir` calls per file, a
-    /// quarter of them failing because the directory was there already; made one after another
-    /// before rendering, the 18k directories of a 1k cold build then took 0.4–0.7 s of one core
-    /// on ext4 while the other waited.
+    /// Creates, once each and parents first, every directory that `paths` (all the outputs
+    /// this generation will hold) need. Without it each write made its own `create_dir_all`:
+    /// about two `mkdir` calls per file, a quarter of them failing because the directory was
+    /// there already, and each costing hundreds of microseconds on this file system.
     pub fn prepare_dirs<'a>(
         &mut self,
         paths: impl IntoIterator<Item = &'a str>,
@@ -597,13 +628,10 @@ impl NewGeneration {
         for path in &paths {
             self.inside(path)?;
         }
-        let plan = DirPlan::new(paths);
-        let made = plan
-            .make_shared(&self.tmp_dir)
+        let made = create_dirs_once(&self.tmp_dir, paths)
             .map_err(|(dir, e)| io_err(&dir, "create directory")(e))?;
         self.dirs_created
             .fetch_add(made, std::sync::atomic::Ordering::Relaxed);
-        self.own_dirs = plan;
         self.dirs_prepared = true;
         Ok(())
     }
@@ -638,20 +666,11 @@ impl NewGeneration {
         Ok(self.tmp_dir.join(relative))
     }
 
-    /// Where output `rel` goes, its directory made when no plan made it.
+    /// Where output `rel` goes, its directory made unless `prepare_dirs` made them all.
     fn target(&self, rel: &str) -> Result<PathBuf, IoError> {
         let path = self.inside(rel)?;
-        let made = if self.dirs_prepared {
-            self.own_dirs
-                .make_own_dir(&self.tmp_dir, rel)
-                .map_err(|(dir, e)| io_err(&dir, "create directory")(e))?
-        } else if let Some(parent) = path.parent() {
+        if let Some(parent) = path.parent().filter(|_| !self.dirs_prepared) {
             std::fs::create_dir_all(parent).map_err(io_err(parent, "create directory"))?;
-            true
-        } else {
-            false
-        };
-        if made {
             self.dirs_created
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
