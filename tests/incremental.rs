@@ -402,8 +402,16 @@ fn a_template_error_leaves_the_live_site_and_no_half_generation() {
     let live_indexes =
         || ["uk", "us", "eu"].map(|m| std::fs::read_link(search_root.join(m)).unwrap());
     let indexes_before = live_indexes();
-    // A price change too, so that the search index has something to write: it is updated only
-    // after every page rendered.
+    let index_generations = || -> BTreeSet<String> {
+        std::fs::read_dir(search_root.join("generations"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let index_generations_before = index_generations();
+    // A price change too, so that the search index has something to write: it is written beside
+    // the pages and made live only after every page rendered.
     raise_price(&site);
     let page = templates.join("pages/product.html");
     let text = std::fs::read_to_string(&page).unwrap();
@@ -429,6 +437,11 @@ fn a_template_error_leaves_the_live_site_and_no_half_generation() {
         live_indexes(),
         indexes_before,
         "the live search index stays"
+    );
+    assert_eq!(
+        index_generations(),
+        index_generations_before,
+        "the index written beside the failed pages was removed"
     );
 }
 

@@ -654,10 +654,6 @@ fn build_loaded(
         .as_ref()
         .filter(|_| !opts.plain_tree)
         .map(|(manifest, tree)| (&**manifest, tree));
-    let (generation, recycled) = start_generation(&dirs, &planned, &unchanged, overlay, lender)?;
-    phases.mark("directories");
-    report.recycled = recycled;
-    report.dirs_borrowed = generation.borrowed().map_or(0, |b| b.dirs.len());
     let bar = if opts.progress {
         let bar = ProgressBar::new(planned.len() as u64);
         bar.set_style(
@@ -671,7 +667,7 @@ fn build_loaded(
     // Each written output's path and, when this build records them, the SHA-1 of its bytes (for
     // the manifest: deploys list files by it).
     let digest = |parts: &[&[u8]]| opts.file_digests.then(|| sha1_hex_of_parts(parts));
-    let render_all = || -> Result<Vec<Option<WrittenFile>>, BuildError> {
+    let render_all = |generation: &NewGeneration| -> Result<Vec<Option<WrittenFile>>, BuildError> {
         planned
             .par_iter()
             .enumerate()
@@ -721,36 +717,48 @@ fn build_loaded(
             })
             .collect()
     };
-    // A borrowing generation's links (up to ~30k new inodes, kernel work on one core) are made
-    // on a thread of their own while the pages render and the index updates: no write goes into
-    // a borrowed directory, and the generation is published only once they are all in place.
-    let (results, search, linked) = std::thread::scope(|scope| {
-        let linking = scope.spawn(|| generation.make_borrowed_links());
-        let results = render_all();
-        phases.mark("render and write");
-        // Indexed after every page rendered and before the site goes live, so a failed render
-        // leaves both the site and the index as they were.
-        let search = results.is_ok().then(|| {
-            crate::search_index::update(&opts.cache_dir, catalog, content, &site, &mut memo.search)
+    // The search index is written on a thread of its own from the start, beside the directory
+    // pass (one core, in the kernel) and the rendering, and made live only once every page has
+    // rendered: a failed build leaves both the site and the index as they were.
+    let search_memo = &mut memo.search;
+    let (generation, recycled, results, linked, prepared) = std::thread::scope(|outer| {
+        let preparing = outer.spawn(|| {
+            crate::search_index::prepare(&opts.cache_dir, catalog, content, &site, search_memo)
         });
-        phases.mark("search index");
-        let linked = linking
+        let (generation, recycled) =
+            start_generation(&dirs, &planned, &unchanged, overlay, lender)?;
+        phases.mark("directories");
+        // A borrowing generation's links (up to ~30k new inodes, kernel work on one core) are
+        // made on a thread of their own while the pages render: no write goes into a borrowed
+        // directory, and the generation is published only once they are all in place.
+        let (results, linked) = std::thread::scope(|scope| {
+            let linking = scope.spawn(|| generation.make_borrowed_links());
+            let results = render_all(&generation);
+            phases.mark("render and write");
+            let linked = linking
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            phases.mark("borrowed links (the rest)");
+            (results, linked)
+        });
+        let prepared = preparing
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (results, search, linked)
-    });
+        Ok::<_, IoError>((generation, recycled, results, linked, prepared))
+    })?;
     bar.finish_and_clear();
+    report.recycled = recycled;
+    report.dirs_borrowed = generation.borrowed().map_or(0, |b| b.dirs.len());
     report.dirs_created = generation.dirs_created();
     let written_sha1: Vec<WrittenFile> = results?.into_iter().flatten().collect();
     let written: Vec<String> = written_sha1.iter().map(|(p, _)| p.clone()).collect();
     let written_sha1 = written_sha1
         .into_iter()
         .filter_map(|(path, digest)| Some((path, digest?)));
-    if let Some(search) = search {
-        report.search = search?;
-    }
     linked?;
-    phases.mark("borrowed links (the rest)");
+    // Every page is in place: the index goes live, then the site.
+    report.search = prepared?.commit(&mut memo.search)?;
+    phases.mark("search index (the rest)");
     let name = generation.name.clone();
     match (overlay, previous) {
         (true, Some((previous_manifest, _))) => {

@@ -144,6 +144,41 @@ pub fn update(
     site: &SiteModel,
     memo: &mut SearchMemo,
 ) -> Result<Vec<MarketUpdate>, IndexError> {
+    prepare(cache_dir, catalog, content, site, memo)?.commit(memo)
+}
+
+/// The three markets' next index generations, written but not live (see
+/// `search::PreparedMarket`): a build prepares them beside its pages and commits them only
+/// once every page rendered, so a failed build leaves the live index as it was.
+pub struct PreparedIndex {
+    markets: Vec<search::PreparedMarket>,
+    /// What the memo keeps once they are live.
+    last: (Arc<Catalog>, [Indexed; 3]),
+}
+
+impl PreparedIndex {
+    /// Makes every market's prepared generation live and remembers what was indexed.
+    pub fn commit(self, memo: &mut SearchMemo) -> Result<Vec<MarketUpdate>, IndexError> {
+        let updates = self
+            .markets
+            .into_iter()
+            .map(search::PreparedMarket::commit)
+            .collect::<Result<Vec<_>, _>>()?;
+        memo.last = Some(self.last);
+        Ok(updates)
+    }
+}
+
+/// Writes the three markets' next indexes under `{cache_dir}/search` without making them live;
+/// `PreparedIndex::commit` does. `memo` gives what the last update indexed, and is left empty
+/// until the commit (a build that fails recomputes every record next time).
+pub fn prepare(
+    cache_dir: &Path,
+    catalog: &Arc<Catalog>,
+    content: &Content,
+    site: &SiteModel,
+    memo: &mut SearchMemo,
+) -> Result<PreparedIndex, IndexError> {
     let root = cache_dir.join(SEARCH_DIR);
     std::fs::create_dir_all(&root).map_err(|source| IndexError::Io {
         action: "create",
@@ -159,25 +194,24 @@ pub fn update(
             .unwrap_or_default()
     });
     let last = memo.last.take();
-    if let Some((old, indexed)) = &last
-        && Arc::ptr_eq(old, catalog)
-        && indexed.iter().zip(&curated).all(|(i, c)| i.curated == *c)
-        && MARKETS
-            .iter()
-            .all(|m| search::live_generation(&root, m.code).is_some())
-    {
+    let current = last.as_ref().is_some_and(|(old, indexed)| {
+        Arc::ptr_eq(old, catalog)
+            && indexed.iter().zip(&curated).all(|(i, c)| i.curated == *c)
+            && MARKETS
+                .iter()
+                .all(|m| search::live_generation(&root, m.code).is_some())
+    });
+    if current && let Some((old, indexed)) = last {
         // The same catalog and suggestions as last time: the live index is current.
-        let unchanged = MARKETS
+        let markets = MARKETS
             .iter()
-            .zip(indexed)
-            .map(|(m, i)| MarketUpdate {
-                market: m.code.to_string(),
-                unchanged: i.records.len(),
-                ..Default::default()
-            })
+            .zip(&indexed)
+            .map(|(m, i)| search::PreparedMarket::unchanged(m.code, i.records.len()))
             .collect();
-        memo.last = last;
-        return Ok(unchanged);
+        return Ok(PreparedIndex {
+            markets,
+            last: (old, indexed),
+        });
     }
     let previous = last.as_ref().map(|(old, indexed)| (&**old, indexed));
     let records = records_reusing(catalog, site, previous);
@@ -203,11 +237,11 @@ pub fn update(
     // 15–45 MiB of peak memory (710–730 MiB against 680–715 MiB, tmpfs, since the cards are
     // typed) for 0.15 s less in this phase. (With the cards as JSON values the peak was ~900 MiB
     // and this ran one market at a time to stay under 1 GB.)
-    let updates = MARKETS
+    let markets = MARKETS
         .par_iter()
         .enumerate()
         .map(|(mi, market)| {
-            search::update_market_with(
+            search::prepare_market_with(
                 &root,
                 market.code,
                 &records[mi],
@@ -227,6 +261,8 @@ pub fn update(
                 curated,
             }
         });
-    memo.last = Some((catalog.clone(), indexed));
-    Ok(updates)
+    Ok(PreparedIndex {
+        markets,
+        last: (catalog.clone(), indexed),
+    })
 }

@@ -352,3 +352,49 @@ fn a_change_to_one_product_rewrites_only_its_chunk_of_records() {
         "Renamed Chunk Test Dress"
     );
 }
+
+#[test]
+fn a_prepared_index_goes_live_only_when_committed_and_leaves_nothing_when_dropped() {
+    let mut catalog = sample_catalog();
+    let tmp = tempfile::tempdir().unwrap();
+    build(tmp.path(), &catalog);
+    let before = open(tmp.path(), "uk").generation;
+    let generations = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(tmp.path().join("search/generations"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let kept = generations();
+    let product = catalog.products.iter_mut().find(|p| p.id == 112).unwrap();
+    for way in &mut Arc::make_mut(product).colourways {
+        way.prices[0].price.minor = 1234;
+    }
+    let catalog = Arc::new(catalog);
+    let content = export::load_export(&sample_dir()).unwrap().content;
+    let site = SiteModel::new(&catalog);
+    let mut memo = search_index::SearchMemo::default();
+
+    // Prepared and dropped (a build whose pages failed): nothing live changed, nothing left.
+    let prepared = search_index::prepare(tmp.path(), &catalog, &content, &site, &mut memo).unwrap();
+    assert_eq!(open(tmp.path(), "uk").generation, before);
+    assert_eq!(
+        generations().len(),
+        kept.len() + 1,
+        "the new uk generation is written"
+    );
+    drop(prepared);
+    assert_eq!(generations(), kept);
+    assert_eq!(open(tmp.path(), "uk").generation, before);
+
+    // Prepared and committed: the new price is served.
+    let prepared = search_index::prepare(tmp.path(), &catalog, &content, &site, &mut memo).unwrap();
+    assert_eq!(open(tmp.path(), "uk").generation, before);
+    let updates = prepared.commit(&mut memo).unwrap();
+    assert_eq!(updates[0].upserted, 1, "{updates:?}");
+    let uk = open(tmp.path(), "uk");
+    assert_ne!(uk.generation, before);
+    assert_eq!(uk.listing.record(112).unwrap().price_minor, 1234);
+}

@@ -17,4 +17,7 @@ pub use params::{
     Filters, ListingParams, MAX_QUERY_CHARS, PER_PAGE, ParamError, Sort, first_page, page_count,
 };
 pub use record::{Card, CardBadge, CardImage, CardSwatch, ColourwayRecord, ProductRecord};
-pub use store::{IndexError, MarketUpdate, live_generation, update_market, update_market_with};
+pub use store::{
+    IndexError, MarketUpdate, PreparedMarket, live_generation, prepare_market_with, update_market,
+    update_market_with,
+};

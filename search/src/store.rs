@@ -133,6 +133,71 @@ pub fn update_market_with<R: Borrow<ProductRecord>>(
     record_fingerprints: &[String],
     curated: &[String],
 ) -> Result<MarketUpdate, IndexError> {
+    prepare_market_with(root, market, records, record_fingerprints, curated)?.commit()
+}
+
+/// A market's index update written as a generation of its own but not yet live: `commit` makes
+/// it live; dropped without that (a build that failed after preparing it), it is removed. So a
+/// build can write its index beside its pages and publish both only once every page rendered.
+pub struct PreparedMarket {
+    root: PathBuf,
+    update: MarketUpdate,
+    /// The new generation's name (none when nothing changed) and the generation live when it
+    /// was prepared.
+    pending: Option<(String, Option<PathBuf>)>,
+}
+
+impl PreparedMarket {
+    /// An update of `market` that changes nothing: its `unchanged` products stay as they are live.
+    pub fn unchanged(market: &str, unchanged: usize) -> PreparedMarket {
+        PreparedMarket {
+            root: PathBuf::new(),
+            update: MarketUpdate {
+                market: market.to_string(),
+                unchanged,
+                ..Default::default()
+            },
+            pending: None,
+        }
+    }
+
+    /// Makes the prepared generation the market's live one and prunes older ones.
+    pub fn commit(mut self) -> Result<MarketUpdate, IndexError> {
+        if let Some((name, live)) = self.pending.take() {
+            let done = generation_dir(&self.root, &name);
+            if let Err(e) = switch_live(&self.root, &self.update.market, &name) {
+                let _ = std::fs::remove_dir_all(&done);
+                return Err(e);
+            }
+            prune(
+                &self.root.join(GENERATIONS_DIR),
+                &self.update.market,
+                &[&done, live.as_deref().unwrap_or(&done)],
+            );
+            self.update.generation = Some(done);
+        }
+        Ok(std::mem::take(&mut self.update))
+    }
+}
+
+impl Drop for PreparedMarket {
+    fn drop(&mut self) {
+        if let Some((name, _)) = &self.pending {
+            let _ = std::fs::remove_dir_all(generation_dir(&self.root, name));
+        }
+    }
+}
+
+/// Writes `{root}/{market}`'s next generation from `records` (only new, changed and removed
+/// products touch the text index; nothing is written when nothing changed) without making it
+/// live. On any error the unfinished generation is removed.
+pub fn prepare_market_with<R: Borrow<ProductRecord>>(
+    root: &Path,
+    market: &str,
+    records: &[R],
+    record_fingerprints: &[String],
+    curated: &[String],
+) -> Result<PreparedMarket, IndexError> {
     let live = live_generation(root, market);
     let curated_changed = live.as_deref().map(read_curated).as_deref() != Some(curated);
     let old = live.as_deref().and_then(read_fingerprints);
@@ -156,21 +221,25 @@ pub fn update_market_with<R: Borrow<ProductRecord>>(
                 .collect()
         })
         .unwrap_or_default();
-    let mut update = MarketUpdate {
-        market: market.to_string(),
-        upserted: upserts.len(),
-        removed: removed.len(),
-        unchanged: records.len() - upserts.len(),
-        generation: None,
+    let mut prepared = PreparedMarket {
+        root: root.to_path_buf(),
+        update: MarketUpdate {
+            market: market.to_string(),
+            upserted: upserts.len(),
+            removed: removed.len(),
+            unchanged: records.len() - upserts.len(),
+            generation: None,
+        },
+        pending: None,
     };
     if old.is_some() && upserts.is_empty() && removed.is_empty() && !curated_changed {
-        return Ok(update);
+        return Ok(prepared);
     }
 
     let generations = root.join(GENERATIONS_DIR);
     let name = unique_name(market);
     let staging = generations.join(format!("{name}.tmp"));
-    let result = (|| -> Result<PathBuf, IndexError> {
+    let result = (|| -> Result<(), IndexError> {
         let text = staging.join(TEXT_DIR);
         match (&live, &old) {
             (Some(live), Some(_)) => link_segments(&live.join(TEXT_DIR), &text)?,
@@ -188,19 +257,12 @@ pub fn update_market_with<R: Borrow<ProductRecord>>(
         write_json(&staging.join(FINGERPRINTS_FILE), &fingerprints)?;
         write_json(&staging.join(CURATED_FILE), &curated)?;
         let done = generations.join(&name);
-        std::fs::rename(&staging, &done).map_err(io("rename", &staging))?;
-        switch_live(root, market, &name)?;
-        Ok(done)
+        std::fs::rename(&staging, &done).map_err(io("rename", &staging))
     })();
     match result {
-        Ok(done) => {
-            prune(
-                &generations,
-                market,
-                &[&done, live.as_deref().unwrap_or(&done)],
-            );
-            update.generation = Some(done);
-            Ok(update)
+        Ok(()) => {
+            prepared.pending = Some((name, live));
+            Ok(prepared)
         }
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
