@@ -162,19 +162,18 @@ impl PreparedMarket {
     }
 
     /// Makes the prepared generation the market's live one and prunes older ones.
+    /// If the switch fails, the prepared generation is removed when `self` drops, as uncommitted.
     pub fn commit(mut self) -> Result<MarketUpdate, IndexError> {
-        if let Some((name, live)) = self.pending.take() {
-            let done = generation_dir(&self.root, &name);
-            if let Err(e) = switch_live(&self.root, &self.update.market, &name) {
-                let _ = std::fs::remove_dir_all(&done);
-                return Err(e);
-            }
+        if let Some((name, live)) = &self.pending {
+            switch_live(&self.root, &self.update.market, name)?;
+            let done = generation_dir(&self.root, name);
             prune(
                 &self.root.join(GENERATIONS_DIR),
                 &self.update.market,
                 &[&done, live.as_deref().unwrap_or(&done)],
             );
             self.update.generation = Some(done);
+            self.pending = None;
         }
         Ok(std::mem::take(&mut self.update))
     }
